@@ -1,0 +1,31 @@
+export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export interface ApiKeyRecord {
+  id: number;
+  label: string | null;
+  plan: Plan;
+  /** Own limits of an enterprise key; null for the other plans, whose limits are fixed. */
+  perMinute: number | null;
+  perDay: number | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface NewApiKey {
+  plan: Plan;
+  label?: string;
+  perMinute?: number;
+  perDay?: number;
+}
+
+export interface KeyStore {
+  /** Creates a key and returns its secret value, which is never stored and never shown again. */
+  create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }>;
+  /** The active (not revoked) key with this secret value, if any. */
+  findActive(secret: string): Promise<ApiKeyRecord | undefined>;
+  list(): Promise<ApiKeyRecord[]>;
+  /** Revokes the key; false when no key has this id. */
+  revoke(id: number): Promise<boolean>;
+  count(): Promise<number>;
+}
