@@ -1,0 +1,21 @@
+import { buildArtifacts, type BuildResult } from './build.ts';
+import { writeArtifacts } from './files.ts';
+import { failureFinding } from './lint.ts';
+import type { ContractLocations } from './locations.ts';
+
+export type Regeneration =
+  | Extract<BuildResult, { ok: false }>
+  | (Extract<BuildResult, { ok: true }> & { written: string[]; writeMs: number });
+
+/** Builds everything, then writes only if every step succeeded. */
+export async function regenerate(locations: ContractLocations): Promise<Regeneration> {
+  const result = await buildArtifacts(locations);
+  if (!result.ok) return result;
+  const started = performance.now();
+  try {
+    const written = await writeArtifacts(result.artifacts, locations.outDir);
+    return { ...result, written, writeMs: performance.now() - started };
+  } catch (error) {
+    return { ok: false, failedStep: 'write', findings: [failureFinding('write', error)], timings: result.timings };
+  }
+}

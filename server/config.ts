@@ -1,0 +1,55 @@
+import { databasePathFrom } from './database.ts';
+import { LOG_LEVELS, type LogLevel } from './logger.ts';
+
+export interface Config {
+  host: string;
+  port: number;
+  databasePath: string;
+  logLevel: LogLevel;
+  corsOrigins: string[];
+  /** Whether to take the client address from `X-Forwarded-For`, set by a proxy the operator runs. */
+  trustProxy: boolean;
+  /** How long a shutdown waits for requests in flight before closing their connections. */
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function readConfig(env: NodeJS.ProcessEnv): Config {
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databasePath: databasePathFrom(env),
+    logLevel: logLevel(env.LOG_LEVEL || 'info'),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (['', '0', 'false', 'no', 'off'].includes(raw)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  throw new ConfigError(`${name} must be true or false; got "${env[name]}".`);
+}
+
+function logLevel(raw: string): LogLevel {
+  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
+  throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${raw}".`);
+}

@@ -1,0 +1,43 @@
+import type { Context, TypedResponse } from 'hono';
+import type { JSONParsed } from 'hono/utils/types';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { operations } from '../generated/openapi.ts';
+import type { ApiKeyRecord } from './keys/key-store.ts';
+import type { OperationId } from './contract.ts';
+
+export interface AppVariables {
+  requestId: string;
+  /** The authenticated key; set by the rate-limit step, required by the authentication step. */
+  apiKey: ApiKeyRecord | undefined;
+}
+
+export type AppEnv = { Variables: AppVariables };
+export type AppContext = Context<AppEnv>;
+
+type Operation<K extends OperationId> = operations[K];
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** What a handler receives: parameters and body after validation against the contract. */
+export interface HandlerInput<K extends OperationId> {
+  query: NonNullable<Operation<K>['parameters']['query']>;
+  path: NonNullable<Operation<K>['parameters']['path']>;
+  body: JsonContent<Operation<K>['requestBody']>;
+}
+
+/**
+ * The responses a handler may return: for each status the contract declares for the operation,
+ * `c.json(body, status)` with that status and that body. Any other status or body fails to
+ * typecheck.
+ */
+export type HandlerResponse<K extends OperationId> = {
+  [Status in keyof Operation<K>['responses'] & ContentfulStatusCode]: Response & TypedResponse<
+    JSONParsed<JsonContent<Operation<K>['responses'][Status]>>,
+    Status,
+    'json'
+  >;
+}[keyof Operation<K>['responses'] & ContentfulStatusCode];
+
+export type Handler<K extends OperationId> = (c: AppContext, input: HandlerInput<K>) => Promise<HandlerResponse<K>>;
+
+/** One handler per operation of the contract: an operation without a handler fails the typecheck. */
+export type Handlers = { [K in OperationId]: Handler<K> };

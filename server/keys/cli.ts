@@ -1,0 +1,204 @@
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../database.ts';
+import type { Database } from '../database.ts';
+import type { Clock } from '../clock.ts';
+import { PLANS } from './key-store.ts';
+import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
+import { InvalidApiKeyError, assertValidNewApiKey, isPlan, limitsFor } from './plans.ts';
+import { SqliteKeyStore } from './sqlite-key-store.ts';
+
+export const USAGE = `Usage: npm run keys -- <command>
+
+Commands:
+  create --plan <plan> [--label TEXT]      create a key; plan is one of ${PLANS.join(', ')}
+  create --plan enterprise --per-minute N --per-day N [--label TEXT]
+                                           an enterprise key with its own limits
+  list                                     show every key (never the key itself)
+  revoke <id>                              stop a key from working
+
+The database is DATABASE_PATH (default data/animal-store.db).
+`;
+
+interface Output {
+  write(text: string): unknown;
+}
+
+export type KeysCliContext = {
+  stdout: Output;
+  stderr: Output;
+  clock?: Clock;
+} & (
+  | { /** Opened for the command and closed after it; created if missing. */ databasePath: string }
+  | { /** An open database, left open. */ db: Database }
+);
+
+type Command =
+  | { name: 'help' }
+  | { name: 'create'; key: NewApiKey }
+  | { name: 'list' }
+  | { name: 'revoke'; id: number };
+
+/** A mistake in the command line: answered with the usage and exit code 2. */
+class UsageError extends Error {}
+
+const CANONICAL_POSITIVE_INTEGER = /^[1-9][0-9]*$/;
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/** Runs the keys tool on `argv` (the arguments after the script) and returns the exit code. */
+export async function runKeysCli(argv: readonly string[], context: KeysCliContext): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof InvalidApiKeyError)) throw error;
+    context.stderr.write(`Error: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command.name === 'help') {
+    context.stdout.write(USAGE);
+    return 0;
+  }
+
+  const db = 'db' in context ? context.db : openDatabase(context.databasePath);
+  try {
+    return await execute(command, new SqliteKeyStore(db, context.clock), context);
+  } finally {
+    if (!('db' in context)) db.close();
+  }
+}
+
+async function execute(
+  command: Exclude<Command, { name: 'help' }>,
+  keyStore: KeyStore,
+  { stdout, stderr }: KeysCliContext,
+): Promise<number> {
+  switch (command.name) {
+    case 'create': {
+      const { record, secret } = await keyStore.create(command.key);
+      stdout.write(
+        `Created key ${record.id} (${describeKey(record)}).\n` +
+          'The key is shown only this once and the service keeps only a hash of it: store it now.\n' +
+          `${secret}\n`,
+      );
+      return 0;
+    }
+    case 'list':
+      stdout.write(formatKeyTable(await keyStore.list()));
+      return 0;
+    case 'revoke':
+      if (!(await keyStore.revoke(command.id))) {
+        stderr.write(`Error: no key has the id ${command.id}.\n\n${USAGE}`);
+        return 2;
+      }
+      stdout.write(`Revoked key ${command.id}; requests with it now get 401.\n`);
+      return 0;
+  }
+}
+
+function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        plan: { type: 'string' },
+        'per-minute': { type: 'string' },
+        'per-day': { type: 'string' },
+        label: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [name, ...operands] = positionals;
+  if (values.help || name === 'help') return { name: 'help' };
+
+  const given = Object.keys(values);
+  const refuseOptions = (allowed: readonly string[]) => {
+    const extra = given.find((option) => !allowed.includes(option));
+    if (extra) throw new UsageError(`The ${name} command takes no --${extra} option.`);
+  };
+  const refuseOperands = (count: number) => {
+    if (operands.length > count) throw new UsageError(`Unexpected argument "${operands[count]}".`);
+  };
+
+  switch (name) {
+    case undefined:
+      throw new UsageError('A command is required.');
+    case 'create': {
+      refuseOperands(0);
+      if (values.plan === undefined) throw new UsageError('The create command needs --plan.');
+      if (!isPlan(values.plan)) {
+        throw new UsageError(`Unknown plan "${values.plan}": use one of ${PLANS.join(', ')}.`);
+      }
+      const key: NewApiKey = { plan: values.plan };
+      if (values.label !== undefined) key.label = parseLabel(values.label);
+      if (values['per-minute'] !== undefined) key.perMinute = parsePositiveInteger('--per-minute', values['per-minute']);
+      if (values['per-day'] !== undefined) key.perDay = parsePositiveInteger('--per-day', values['per-day']);
+      assertValidNewApiKey(key);
+      return { name: 'create', key };
+    }
+    case 'list':
+      refuseOptions([]);
+      refuseOperands(0);
+      return { name: 'list' };
+    case 'revoke': {
+      refuseOptions([]);
+      refuseOperands(1);
+      const [id] = operands;
+      if (id === undefined) throw new UsageError('The revoke command needs the id of the key.');
+      return { name: 'revoke', id: parsePositiveInteger('The key id', id) };
+    }
+    default:
+      throw new UsageError(`Unknown command "${name}".`);
+  }
+}
+
+function parsePositiveInteger(what: string, text: string): number {
+  const value = Number(text);
+  if (!CANONICAL_POSITIVE_INTEGER.test(text) || !Number.isSafeInteger(value)) {
+    throw new UsageError(`${what} must be a positive integer, not "${text}".`);
+  }
+  return value;
+}
+
+function parseLabel(text: string): string {
+  if (text.trim() === '') throw new UsageError('--label must not be empty.');
+  // The label is printed in a table; a line break or escape sequence would garble it.
+  if (CONTROL_CHARACTER.test(text)) throw new UsageError('--label must not contain control characters.');
+  return text;
+}
+
+function describeLimits(record: ApiKeyRecord): string {
+  const { perMinute, perDay } = limitsFor(record);
+  return `${perMinute}/min, ${perDay}/day`;
+}
+
+function describeKey(record: ApiKeyRecord): string {
+  const label = record.label === null ? '' : `, label "${record.label}"`;
+  return `plan ${record.plan}: ${describeLimits(record)}${label}`;
+}
+
+function formatKeyTable(records: readonly ApiKeyRecord[]): string {
+  if (records.length === 0) return 'No API keys yet. Create one with: npm run keys -- create --plan free\n';
+  const rows = [
+    ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED'],
+    ...records.map((record) => [
+      String(record.id),
+      record.label ?? '-',
+      record.plan,
+      describeLimits(record),
+      record.createdAt,
+      record.revokedAt ?? '-',
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => [...row[column]!].length)));
+  return rows
+    .map((row) => row.map((cell, column) => cell + ' '.repeat(widths[column]! - [...cell].length)).join('  ').trimEnd())
+    .join('\n')
+    .concat('\n');
+}

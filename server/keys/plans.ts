@@ -1,0 +1,52 @@
+import { PLANS } from './key-store.ts';
+import type { ApiKeyRecord, NewApiKey, Plan } from './key-store.ts';
+import type { WindowLimits } from '../limiter/rate-limiter.ts';
+
+/** Section 8 of the interface document; enterprise keys carry their own limits. */
+export const PLAN_LIMITS: Readonly<Record<Exclude<Plan, 'enterprise'>, WindowLimits>> = {
+  free: { perMinute: 60, perDay: 1000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1000, perDay: 100_000 },
+};
+
+export function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}
+
+/** The limits that apply to a key. */
+export function limitsFor(key: Pick<ApiKeyRecord, 'plan' | 'perMinute' | 'perDay'>): WindowLimits {
+  if (key.plan !== 'enterprise') return PLAN_LIMITS[key.plan];
+  if (key.perMinute === null || key.perDay === null) {
+    throw new Error('An enterprise key has no limits of its own.');
+  }
+  return { perMinute: key.perMinute, perDay: key.perDay };
+}
+
+/** A key that cannot be created as asked; the message says what to change. */
+export class InvalidApiKeyError extends Error {
+  override readonly name = 'InvalidApiKeyError';
+}
+
+/** Throws InvalidApiKeyError unless `key` names a plan and carries limits exactly when it is enterprise. */
+export function assertValidNewApiKey(key: NewApiKey): void {
+  if (!isPlan(key.plan)) {
+    throw new InvalidApiKeyError(`Unknown plan "${key.plan}": use one of ${PLANS.join(', ')}.`);
+  }
+  const ownLimits = { perMinute: key.perMinute, perDay: key.perDay };
+  if (key.plan !== 'enterprise') {
+    if (ownLimits.perMinute !== undefined || ownLimits.perDay !== undefined) {
+      throw new InvalidApiKeyError(
+        `The ${key.plan} plan has fixed limits: per-minute and per-day limits are set only for enterprise keys.`,
+      );
+    }
+    return;
+  }
+  for (const [field, value] of Object.entries(ownLimits)) {
+    if (value === undefined) {
+      throw new InvalidApiKeyError(`An enterprise key needs both limits: ${field} is missing.`);
+    }
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new InvalidApiKeyError(`${field} must be a positive integer, not ${value}.`);
+    }
+  }
+}

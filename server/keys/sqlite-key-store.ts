@@ -1,0 +1,68 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { systemClock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
+import { generateApiKey, hashKey } from './api-key.ts';
+import { assertValidNewApiKey } from './plans.ts';
+import type { ApiKeyRecord, KeyStore, NewApiKey, Plan } from './key-store.ts';
+
+const KEY_COLUMNS =
+  'id, label, plan, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt, revoked_at AS revokedAt';
+
+export class SqliteKeyStore implements KeyStore {
+  readonly #clock: Clock;
+  readonly #insert: Statement<[string | null, Plan, number | null, number | null, string, string], ApiKeyRecord>;
+  readonly #findActive: Statement<[string], ApiKeyRecord>;
+  readonly #list: Statement<[], ApiKeyRecord>;
+  readonly #revoke: Statement<[string, number]>;
+  readonly #count: Statement<[], number>;
+
+  constructor(db: Database, clock: Clock = systemClock) {
+    this.#clock = clock;
+    this.#insert = db.prepare(
+      `INSERT INTO api_keys (label, plan, per_minute, per_day, key_hash, created_at)
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
+    );
+    this.#findActive = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`);
+    this.#list = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`);
+    // A second revoke keeps the first date: when the key stopped working.
+    this.#revoke = db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?');
+    this.#count = db.prepare<[], number>('SELECT count(*) FROM api_keys').pluck();
+  }
+
+  async create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
+    assertValidNewApiKey(key);
+    const secret = generateApiKey();
+    const record = this.#insert.get(
+      key.label ?? null,
+      key.plan,
+      key.perMinute ?? null,
+      key.perDay ?? null,
+      hashKey(secret),
+      this.#now(),
+    );
+    if (!record) throw new Error('SQLite returned no row for an inserted key.');
+    return { record, secret };
+  }
+
+  async findActive(secret: string): Promise<ApiKeyRecord | undefined> {
+    // The lookup compares SHA-256 digests, which an attacker cannot steer toward a stored one,
+    // so its timing tells nothing about which keys exist.
+    return this.#findActive.get(hashKey(secret));
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    return this.#list.all();
+  }
+
+  async revoke(id: number): Promise<boolean> {
+    return this.#revoke.run(this.#now(), id).changes > 0;
+  }
+
+  async count(): Promise<number> {
+    return this.#count.get() ?? 0;
+  }
+
+  #now(): string {
+    return new Date(this.#clock.now()).toISOString();
+  }
+}

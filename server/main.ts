@@ -1,0 +1,68 @@
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { clientAddressResolver } from './client-address.ts';
+import { systemClock } from './clock.ts';
+import { ConfigError, readConfig } from './config.ts';
+import { getOrCreateSecret, openDatabase } from './database.ts';
+import { ensureDevelopmentKey } from './keys/development-key.ts';
+import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
+import { createMemoryRateLimiter } from './limiter/memory-rate-limiter.ts';
+import { createLogger } from './logger.ts';
+import { SqlitePetStore } from './store/sqlite-pet-store.ts';
+
+function readConfigOrExit() {
+  try {
+    return readConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+const config = readConfigOrExit();
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const db = openDatabase(config.databasePath);
+const keys = new SqliteKeyStore(db);
+await ensureDevelopmentKey(keys, print);
+
+const app = createApp({
+  pets: new SqlitePetStore(db),
+  keys,
+  limiter: createMemoryRateLimiter({ clock: systemClock }),
+  clock: systemClock,
+  logger: createLogger(config.logLevel),
+  cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
+  clientAddress: clientAddressResolver(config.trustProxy),
+  corsOrigins: config.corsOrigins,
+});
+
+const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  print(`Animal Store API listening on http://${host}:${info.port}/v1 (database: ${config.databasePath})`);
+});
+
+let stopping = false;
+// A keep-alive connection that finishes its last request during shutdown would otherwise hold
+// the exit back until its idle timeout.
+server.on('request', (_request, response) => {
+  response.once('finish', () => {
+    if (stopping && 'closeIdleConnections' in server) setImmediate(() => server.closeIdleConnections());
+  });
+});
+function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  print(`${signal} received: finishing requests in flight, then stopping.`);
+  // Requests still running after the grace period lose their connection rather than block the exit.
+  setTimeout(() => {
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  }, config.shutdownTimeoutMs).unref();
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  });
+  if ('closeIdleConnections' in server) server.closeIdleConnections();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,0 +1,67 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The schema, as numbered steps. A database records in `user_version` the last step it has
+ * run, so a later version of the service appends steps here and never edits a published one.
+ */
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+      -- STRICT makes SQLite refuse a value of the wrong type instead of converting it.
+      -- AUTOINCREMENT keeps ids of deleted pets from ever being handed out again.
+      CREATE TABLE pets (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        category_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('available', 'pending', 'sold'))
+      ) STRICT;
+      -- A status-filtered page seeks to (status, afterId) and reads limit rows in id order.
+      CREATE INDEX pets_status_id ON pets (status, id);
+
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        label TEXT,
+        plan TEXT NOT NULL CHECK (plan IN ('free', 'pro', 'business', 'enterprise')),
+        per_minute INTEGER CHECK (per_minute > 0),
+        per_day INTEGER CHECK (per_day > 0),
+        key_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT,
+        CHECK ((plan = 'enterprise') = (per_minute IS NOT NULL AND per_day IS NOT NULL)),
+        CHECK ((per_minute IS NULL) = (per_day IS NULL))
+      ) STRICT;
+
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+/**
+ * Brings the database up to the last migration. Runs in one IMMEDIATE transaction so that two
+ * processes starting on the same file (the server and the keys tool) cannot both migrate.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  const latest = migrations.at(-1)?.version ?? 0;
+  db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > latest) {
+      throw new Error(
+        `The database is at schema version ${current}, newer than this program knows (${latest}); run a newer version of the service.`,
+      );
+    }
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+  }).immediate();
+}

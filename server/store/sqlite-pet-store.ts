@@ -1,0 +1,54 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { NewPet, Pet, PetPage, PetPageQuery, PetStatus, PetStore } from './pet-store.ts';
+
+const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
+
+/** The statements of the store, exported so tests can check how SQLite plans them. */
+export const PET_QUERIES = {
+  insert: `INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?) RETURNING ${PET_COLUMNS}`,
+  get: `SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`,
+  page: `SELECT ${PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`,
+  // INDEXED BY: whatever statistics say, a page reads about `limit` index entries, even for a
+  // rare status at a million rows (a scan in id order would skip every non-matching pet).
+  pageByStatus: `SELECT ${PET_COLUMNS} FROM pets INDEXED BY pets_status_id WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
+} as const;
+
+/** A lone UTF-16 surrogate cannot be stored as UTF-8 text; SQLite would silently replace it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export class SqlitePetStore implements PetStore {
+  readonly #insert: Statement<[string, number, PetStatus], Pet>;
+  readonly #get: Statement<[number], Pet>;
+  readonly #page: Statement<[number, number], Pet>;
+  readonly #pageByStatus: Statement<[PetStatus, number, number], Pet>;
+
+  constructor(db: Database) {
+    this.#insert = db.prepare(PET_QUERIES.insert);
+    this.#get = db.prepare(PET_QUERIES.get);
+    this.#page = db.prepare(PET_QUERIES.page);
+    this.#pageByStatus = db.prepare(PET_QUERIES.pageByStatus);
+  }
+
+  async create(pet: Required<NewPet>): Promise<Pet> {
+    if (LONE_SURROGATE.test(pet.name)) {
+      throw new RangeError('A pet name with a lone UTF-16 surrogate cannot be stored exactly.');
+    }
+    // The statement commits (and, with synchronous = FULL, syncs) before it returns.
+    const stored = this.#insert.get(pet.name, pet.categoryId, pet.status);
+    if (!stored) throw new Error('SQLite returned no row for an inserted pet.');
+    return stored;
+  }
+
+  async get(id: number): Promise<Pet | undefined> {
+    return this.#get.get(id);
+  }
+
+  async list({ limit, status, afterId = 0 }: PetPageQuery): Promise<PetPage> {
+    // One row beyond the page tells whether another page exists, without counting.
+    const rows =
+      status === undefined
+        ? this.#page.all(afterId, limit + 1)
+        : this.#pageByStatus.all(status, afterId, limit + 1);
+    return { pets: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
+import type { TestApp } from '../../support/test-app.ts';
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  status: number;
+}
+
+const contract = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as {
+  components: { schemas: { Error: { properties: { code: { enum: string[] } } } } };
+};
+
+/** The `code` values the contract documents on its Error schema. */
+export const DOCUMENTED_ERROR_CODES: readonly string[] = contract.components.schemas.Error.properties.code.enum;
+
+export const DEPRECATION_HEADERS = {
+  Deprecation: '@1795219200',
+  Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  Link: '</v1/pets>; rel="successor-version"',
+} as const;
+
+/** The sunset of `GET /pets/{petId}`, from which it answers 410. */
+export const SUNSET = '2030-12-05T00:00:00Z';
+
+export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+export function expectJsonContentType(response: Response): void {
+  expect(response.headers.get('Content-Type')).toMatch(/^application\/json\s*(;|$)/);
+}
+
+/**
+ * Checks the one Error body of every error response (`{code, message, status}`, nothing else,
+ * `status` repeating the HTTP status) and, when `names` is given, that the message names it.
+ */
+export async function expectError(response: Response, status: number, code: string, names?: string): Promise<ErrorBody> {
+  const body = (await response.json()) as ErrorBody;
+  expect({ status: response.status, code: body.code }).toEqual({ status, code });
+  expectJsonContentType(response);
+  expect(body).toEqual({ code, message: expect.stringMatching(/\S/), status });
+  if (names !== undefined) expect(body.message).toMatch(new RegExp(`(?<![\\w-])${escapeRegExp(names)}(?![\\w-])`));
+  return body;
+}
+
+/** POST /v1/pets with a body sent exactly as written, so tests control every byte of the JSON. */
+export function postRaw(t: TestApp, body: string, contentType = 'application/json'): Promise<Response> {
+  return t.request('/v1/pets', { method: 'POST', body, headers: { 'Content-Type': contentType } });
+}
+
+export async function addPet(t: TestApp, pet: { name: string; categoryId: number; status?: PetStatus }): Promise<Pet> {
+  const response = await t.request('/v1/pets', { method: 'POST', json: pet });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Pet;
+}
+
+/** Adds one pet per status given, in that order, through the API. */
+export async function addPets(t: TestApp, statuses: readonly PetStatus[]): Promise<Pet[]> {
+  const pets: Pet[] = [];
+  for (const [index, status] of statuses.entries()) {
+    pets.push(await addPet(t, { name: `Pet ${index + 1}`, categoryId: 1 + (index % 5), status }));
+  }
+  return pets;
+}
+
+/** `count` statuses cycling through available, pending, sold. */
+export function cyclingStatuses(count: number): PetStatus[] {
+  const statuses: PetStatus[] = ['available', 'pending', 'sold'];
+  return Array.from({ length: count }, (_, index) => statuses[index % statuses.length]!);
+}
+
+/** The target of the response's `Link: <...>; rel="next"`, if it has one. */
+export function nextLink(response: Response): string | undefined {
+  return /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1];
+}
+
+/**
+ * Sends requests until the caller's per-minute window is used up; the next request is refused.
+ * The default free plan allows 60 a minute.
+ */
+export async function useUpMinuteWindow(t: TestApp, path = '/v1/pets', perMinute = 60): Promise<void> {
+  for (let sent = 0; sent < perMinute; sent++) {
+    const response = await t.request(path);
+    expect(response.status).not.toBe(429);
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

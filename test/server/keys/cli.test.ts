@@ -1,0 +1,181 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../server/database.ts';
+import type { Clock } from '../../../server/clock.ts';
+import { hashKey } from '../../../server/keys/api-key.ts';
+import { USAGE, runKeysCli } from '../../../server/keys/cli.ts';
+import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+import { useTempDirs } from '../storage/temp-dir.ts';
+
+const tempDir = useTempDirs();
+const clock: Clock = { now: () => Date.parse('2026-11-21T09:30:00.000Z') };
+
+async function run(argv: string[], databasePath = join(tempDir(), 'keys.db')) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runKeysCli(argv, {
+    databasePath,
+    clock,
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr, lines: stdout.trimEnd().split('\n') };
+}
+
+async function findActive(databasePath: string, secret: string) {
+  const db = openDatabase(databasePath);
+  try {
+    return await new SqliteKeyStore(db).findActive(secret);
+  } finally {
+    db.close();
+  }
+}
+
+describe('keys create', () => {
+  it('prints a working key alone on the last line, after a line saying it is shown once', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const result = await run(['create', '--plan', 'pro', '--label', 'billing service'], path);
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const secret = result.lines.at(-1)!;
+    expect(secret).toMatch(/^ask_[A-Za-z0-9_-]{43}$/);
+    expect(result.stdout).toMatch(/shown only this once/);
+    expect(await findActive(path, secret)).toMatchObject({ plan: 'pro', label: 'billing service' });
+  });
+
+  it('creates an enterprise key with its own limits', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const result = await run(['create', '--plan', 'enterprise', '--per-minute', '5000', '--per-day', '2000000'], path);
+    expect(result.code).toBe(0);
+    expect(await findActive(path, result.lines.at(-1)!)).toMatchObject({ perMinute: 5000, perDay: 2_000_000 });
+  });
+
+  it('creates the database and its folder when they do not exist', async () => {
+    const path = join(tempDir(), 'data', 'animal-store.db');
+    expect((await run(['create', '--plan', 'free'], path)).code).toBe(0);
+    expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe('keys list', () => {
+  it('shows id, label, plan, limits, created and revoked of every key, never the key or its hash', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const free = (await run(['create', '--plan', 'free', '--label', 'mobile app'], path)).lines.at(-1)!;
+    const enterprise = (await run(['create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '70'], path))
+      .lines.at(-1)!;
+    await run(['revoke', '1'], path);
+
+    const result = await run(['list'], path);
+    expect(result.code).toBe(0);
+    const [header, first, second] = result.lines.map((line) => line.split(/\s{2,}/));
+    expect(header).toEqual(['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED']);
+    expect(first).toEqual([
+      '1',
+      'mobile app',
+      'free',
+      '60/min, 1000/day',
+      '2026-11-21T09:30:00.000Z',
+      '2026-11-21T09:30:00.000Z',
+    ]);
+    expect(second).toEqual(['2', '-', 'enterprise', '7/min, 70/day', '2026-11-21T09:30:00.000Z', '-']);
+    for (const secret of [free, enterprise]) {
+      expect(result.stdout).not.toContain(secret);
+      expect(result.stdout).not.toContain(hashKey(secret));
+    }
+    expect(result.stdout).not.toContain('ask_');
+  });
+
+  it('says how to create a key when there is none', async () => {
+    const result = await run(['list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/No API keys yet.*create --plan/);
+  });
+});
+
+describe('keys revoke', () => {
+  it('revokes the key with that id so that it no longer authenticates', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const secret = (await run(['create', '--plan', 'free'], path)).lines.at(-1)!;
+    const result = await run(['revoke', '1'], path);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Revoked key 1/);
+    expect(await findActive(path, secret)).toBeUndefined();
+  });
+
+  it('fails with exit code 2 and the usage when no key has the id', async () => {
+    const path = join(tempDir(), 'keys.db');
+    await run(['create', '--plan', 'free'], path);
+    const result = await run(['revoke', '2'], path);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no key has the id 2');
+    expect(result.stderr).toContain(USAGE);
+  });
+});
+
+describe('keys help', () => {
+  it.each([['--help'], ['-h'], ['help']])('prints the usage on stdout for %s', async (argument) => {
+    const result = await run([argument]);
+    expect(result).toMatchObject({ code: 0, stdout: USAGE, stderr: '' });
+  });
+});
+
+describe('keys with bad arguments', () => {
+  it.each<[string, string[], RegExp]>([
+    ['no command', [], /A command is required/],
+    ['an unknown command', ['delete', '1'], /Unknown command "delete"/],
+    ['an unknown option', ['list', '--all'], /Unknown option '--all'/],
+    ['create without a plan', ['create'], /needs --plan/],
+    ['an unknown plan', ['create', '--plan', 'gold'], /Unknown plan "gold"/],
+    ['a plan option without a value', ['create', '--plan'], /argument missing/],
+    ['limits on a free key', ['create', '--plan', 'free', '--per-minute', '10', '--per-day', '100'], /only for enterprise/],
+    ['enterprise without limits', ['create', '--plan', 'enterprise'], /perMinute is missing/],
+    ['enterprise without a per-day limit', ['create', '--plan', 'enterprise', '--per-minute', '10'], /perDay is missing/],
+    ['a zero limit', ['create', '--plan', 'enterprise', '--per-minute', '0', '--per-day', '9'], /--per-minute must be a positive integer/],
+    ['a fractional limit', ['create', '--plan', 'enterprise', '--per-minute', '1.5', '--per-day', '9'], /--per-minute/],
+    ['a limit in exponent notation', ['create', '--plan', 'enterprise', '--per-minute', '5', '--per-day', '1e3'], /--per-day/],
+    ['a limit that is not a number', ['create', '--plan', 'enterprise', '--per-minute', 'ten', '--per-day', '9'], /--per-minute/],
+    ['an empty label', ['create', '--plan', 'free', '--label', ' '], /--label must not be empty/],
+    ['a label with a line break', ['create', '--plan', 'free', '--label', 'a\nb'], /control characters/],
+    ['an extra argument to create', ['create', 'free', '--plan', 'free'], /Unexpected argument "free"/],
+    ['an option on list', ['list', '--plan', 'free'], /takes no --plan option/],
+    ['revoke without an id', ['revoke'], /needs the id/],
+    ['revoke with a non-numeric id', ['revoke', 'abc'], /must be a positive integer/],
+    ['revoke with id zero', ['revoke', '0'], /must be a positive integer/],
+    ['revoke with two ids', ['revoke', '1', '2'], /Unexpected argument "2"/],
+  ])('rejects %s with the usage on stderr and exit code 2, touching no database', async (_, argv, message) => {
+    const path = join(tempDir(), 'keys.db');
+    const result = await run(argv, path);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain(USAGE);
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('npm run keys (the process)', () => {
+  const script = fileURLToPath(new URL('../../../server/keys-cli.ts', import.meta.url));
+  const runProcess = (args: string[], databasePath: string) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], {
+      env: { ...process.env, DATABASE_PATH: databasePath },
+    });
+
+  it('creates a key in DATABASE_PATH and prints it alone on the last line of stdout', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const { stdout } = await runProcess(['create', '--plan', 'free'], path);
+    const secret = stdout.trimEnd().split('\n').at(-1)!;
+    expect(await findActive(path, secret)).toMatchObject({ plan: 'free' });
+  }, 20_000);
+
+  it('exits with code 2 on bad arguments', async () => {
+    await expect(runProcess(['create', '--plan', 'gold'], join(tempDir(), 'keys.db'))).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Usage: npm run keys'),
+    });
+  }, 20_000);
+});

@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../server/database.ts';
+import type { Database } from '../../../server/database.ts';
+import { ensureDevelopmentKey } from '../../../server/keys/development-key.ts';
+import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+
+let db: Database;
+let store: SqliteKeyStore;
+let printed: string[];
+const print = (line: string) => printed.push(line);
+
+beforeEach(() => {
+  db = openDatabase(':memory:');
+  store = new SqliteKeyStore(db);
+  printed = [];
+});
+afterEach(() => db.close());
+
+describe('ensureDevelopmentKey', () => {
+  it('creates one working free-plan key in an empty store and prints it once, after a line saying so', async () => {
+    await ensureDevelopmentKey(store, print);
+
+    expect(printed).toHaveLength(2);
+    expect(printed[0]).toMatch(/created/i);
+    const secret = printed[1]!;
+    const found = await store.findActive(secret);
+    expect(found).toMatchObject({ plan: 'free', label: expect.stringMatching(/development/) });
+    expect(await store.count()).toBe(1);
+  });
+
+  it('does nothing on the next start', async () => {
+    await ensureDevelopmentKey(store, print);
+    printed = [];
+    await ensureDevelopmentKey(store, print);
+    expect(printed).toEqual([]);
+    expect(await store.count()).toBe(1);
+  });
+
+  it('does nothing when the only key has been revoked, since the operator manages keys by then', async () => {
+    const { record } = await store.create({ plan: 'pro' });
+    await store.revoke(record.id);
+    await ensureDevelopmentKey(store, print);
+    expect(printed).toEqual([]);
+    expect(await store.count()).toBe(1);
+  });
+});

@@ -1,0 +1,60 @@
+import type { Clock } from '../../../server/clock.ts';
+import type { RateDecision, RateLimiter, WindowLimits } from '../../../server/limiter/rate-limiter.ts';
+
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const DAY = 24 * 60 * MINUTE;
+
+/** 30.25 s into a clock minute, so windows aligned to clock minutes or seconds would show. */
+export const T0 = Date.UTC(2026, 2, 1, 12, 0, 30, 250);
+
+export interface FakeClock extends Clock {
+  advance(ms: number): void;
+  set(ms: number): void;
+}
+
+export function fakeClock(start = T0): FakeClock {
+  let now = start;
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+    set: (ms) => {
+      now = ms;
+    },
+  };
+}
+
+/** X-RateLimit-Reset / ban end as the limiter must state it: Unix seconds, rounded up. */
+export function unixSecondsUp(ms: number): number {
+  return Math.ceil(ms / 1000);
+}
+
+/** Sends `count` requests one after another and returns their decisions. */
+export async function hitTimes(
+  limiter: RateLimiter,
+  bucket: string,
+  limits: WindowLimits,
+  count: number,
+): Promise<RateDecision[]> {
+  const decisions: RateDecision[] = [];
+  for (let i = 0; i < count; i += 1) decisions.push(await limiter.hit(bucket, limits));
+  return decisions;
+}
+
+/** Uses up the minute window, then sends the 11 refused requests that start a ban; returns the last. */
+export async function provokeBan(
+  limiter: RateLimiter,
+  bucket: string,
+  limits: WindowLimits,
+): Promise<RateDecision> {
+  await hitTimes(limiter, bucket, limits, limits.perMinute + 10);
+  return limiter.hit(bucket, limits);
+}
+
+export function countOutcomes(decisions: RateDecision[]): Record<RateDecision['outcome'], number> {
+  const counts = { allowed: 0, rate_limited: 0, key_banned: 0 };
+  for (const { outcome } of decisions) counts[outcome] += 1;
+  return counts;
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from '../../support/server-process.ts';
+
+let dir: string;
+let running: ServerProcess[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'animal-store-process-'));
+});
+
+afterEach(async () => {
+  for (const server of running) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  running = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(databasePath = join(dir, 'nested', 'store.db')) {
+  const server = await startServerProcess({ DATABASE_PATH: databasePath });
+  running.push(server);
+  return server;
+}
+
+function developmentKey(server: ServerProcess): string {
+  const key = server.output().split('\n').find((line) => line.startsWith('ask_'));
+  if (!key) throw new Error(`No development key was printed:\n${server.output()}`);
+  return key;
+}
+
+describe('server/main.ts', () => {
+  it('creates its database folder and prints a development key once when none exists', async () => {
+    const first = await start();
+    const key = developmentKey(first);
+    expect(first.output()).toMatch(/free-plan key was created/);
+    const response = await fetch(`${first.baseUrl}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+    first.child.kill('SIGTERM');
+    await first.exited;
+
+    const second = await start();
+    expect(second.output()).not.toMatch(/ask_/);
+  });
+
+  it('keeps every pet it acknowledged with 201 when killed with SIGKILL, and serves them after a restart', async () => {
+    const first = await start();
+    const key = developmentKey(first);
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    const acknowledged: unknown[] = [];
+    for (let index = 0; index < 40; index += 1) {
+      const response = await fetch(`${first.baseUrl}/v1/pets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: `Pet ${index}`, categoryId: index + 1 }),
+      });
+      expect(response.status).toBe(201);
+      acknowledged.push(await response.json());
+    }
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+
+    const second = await start();
+    const listed = await fetch(`${second.baseUrl}/v1/pets?limit=100`, { headers });
+    expect(await listed.json()).toEqual(acknowledged);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s finishes the request in flight, then exits 0', { timeout: 20_000 }, async (signal) => {
+    const server = await start();
+    const key = developmentKey(server);
+    const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 });
+    const url = new URL(`${server.baseUrl}/v1/pets`);
+    const responded = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        },
+      );
+      request.on('error', reject);
+      // Half the body now, the rest after the signal: the request is in flight when it arrives.
+      request.write(body.slice(0, 10));
+      setTimeout(() => {
+        server.child.kill(signal);
+        setTimeout(() => request.end(body.slice(10)), 300);
+      }, 300);
+    });
+
+    const response = await responded;
+    expect(response.status).toBe(201);
+    expect(JSON.parse(response.body)).toMatchObject({ name: 'Slowpoke' });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+});

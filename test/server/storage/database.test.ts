@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { getOrCreateSecret, openDatabase } from '../../../server/database.ts';
+import { MIGRATIONS, migrate } from '../../../server/store/migrations.ts';
+import { useTempDirs } from './temp-dir.ts';
+
+const tempDir = useTempDirs();
+const latestVersion = MIGRATIONS.at(-1)!.version;
+
+describe('openDatabase', () => {
+  it('creates the missing folders of the database path', () => {
+    const path = join(tempDir(), 'nested', 'deeper', 'store.db');
+    openDatabase(path).close();
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('accepts :memory: and gives it the full schema', () => {
+    const db = openDatabase(':memory:');
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(expect.arrayContaining(['api_keys', 'pets', 'settings']));
+    db.close();
+  });
+
+  it('uses write-ahead logging with a full sync on every commit', () => {
+    const path = join(tempDir(), 'store.db');
+    const db = openDatabase(path);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    db.close();
+  });
+
+  it('migrates a new file to the latest schema version', () => {
+    const db = openDatabase(join(tempDir(), 'store.db'));
+    expect(db.pragma('user_version', { simple: true })).toBe(latestVersion);
+    db.close();
+  });
+
+  it('reopens a migrated database without migrating again and keeps its data', () => {
+    const path = join(tempDir(), 'store.db');
+    const first = openDatabase(path);
+    first.prepare("INSERT INTO pets (name, category_id, status) VALUES ('Rex', 1, 'available')").run();
+    first.close();
+
+    const second = openDatabase(path);
+    expect(second.pragma('user_version', { simple: true })).toBe(latestVersion);
+    expect(second.prepare('SELECT name FROM pets').pluck().all()).toEqual(['Rex']);
+    second.close();
+  });
+
+  it('refuses a database written by a newer version of the service', () => {
+    const path = join(tempDir(), 'store.db');
+    const future = new Sqlite(path);
+    future.pragma(`user_version = ${latestVersion + 1}`);
+    future.close();
+    expect(() => openDatabase(path)).toThrow(/newer than this program knows/);
+  });
+
+  it('refuses a status outside the enumeration and a name of the wrong type', () => {
+    const db = openDatabase(':memory:');
+    const insert = db.prepare('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)');
+    expect(() => insert.run('Rex', 1, 'lost')).toThrow(/CHECK constraint/);
+    expect(() => insert.run(Buffer.from('Rex'), 1, 'sold')).toThrow(/cannot store BLOB/);
+    db.close();
+  });
+});
+
+describe('migrate', () => {
+  const steps = [
+    { version: 1, sql: 'CREATE TABLE one (x INTEGER)' },
+    { version: 2, sql: 'CREATE TABLE two (x INTEGER)' },
+  ];
+
+  it('runs only the migrations the database has not run yet, in order', () => {
+    const db = new Sqlite(':memory:');
+    migrate(db, steps.slice(0, 1));
+    db.prepare('INSERT INTO one VALUES (1)').run();
+
+    migrate(db, steps);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.prepare('SELECT x FROM one').pluck().all()).toEqual([1]);
+    expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'two'").pluck().get()).toBe('two');
+    db.close();
+  });
+
+  it('leaves the database at its previous version when a migration fails', () => {
+    const db = new Sqlite(':memory:');
+    migrate(db, steps.slice(0, 1));
+    expect(() => migrate(db, [...steps, { version: 3, sql: 'CREATE TABLE broken (' }])).toThrow();
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'two'").pluck().get()).toBeUndefined();
+    db.close();
+  });
+});
+
+describe('getOrCreateSecret', () => {
+  it('creates a 32-byte random secret once and returns the same one after reopening', () => {
+    const path = join(tempDir(), 'store.db');
+    const first = openDatabase(path);
+    const secret = getOrCreateSecret(first, 'cursor');
+    expect(secret).toHaveLength(32);
+    expect(getOrCreateSecret(first, 'cursor')).toEqual(secret);
+    first.close();
+
+    const second = openDatabase(path);
+    expect(getOrCreateSecret(second, 'cursor')).toEqual(secret);
+    second.close();
+  });
+
+  it('gives different names and different databases different secrets', () => {
+    const one = openDatabase(':memory:');
+    const other = openDatabase(':memory:');
+    const secret = getOrCreateSecret(one, 'cursor');
+    expect(getOrCreateSecret(one, 'another')).not.toEqual(secret);
+    expect(getOrCreateSecret(other, 'cursor')).not.toEqual(secret);
+    one.close();
+    other.close();
+  });
+});

@@ -1,0 +1,145 @@
+// The bundled contract, as every consumer (server, mock, client, docs) reads it, with the few
+// lookups the spec tests need. Lookups throw when something is missing, so a test that reaches
+// for an absent operation, response or schema fails with a message naming it.
+import { readFileSync } from 'node:fs';
+import type {
+  ExampleObject,
+  HeaderObject,
+  MediaTypeObject,
+  OpenAPI3,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  RequestBodyObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi-typescript';
+
+export const contract: OpenAPI3 = JSON.parse(
+  readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'),
+);
+
+const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface LocatedOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  operation: OperationObject;
+}
+
+function isReference(node: unknown): node is ReferenceObject {
+  return typeof node === 'object' && node !== null && typeof (node as ReferenceObject).$ref === 'string';
+}
+
+function decodePointerToken(token: string): string {
+  return decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/** Follows `$ref`s (local to the bundle, as the bundler leaves them) until a real node. */
+export function resolve<T>(node: T | ReferenceObject): T {
+  let current: unknown = node;
+  const followed = new Set<string>();
+  while (isReference(current)) {
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`The bundle holds a non-local $ref: ${ref}`);
+    if (followed.has(ref)) throw new Error(`Circular $ref: ${ref}`);
+    followed.add(ref);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map(decodePointerToken)
+      .reduce<unknown>((parent, key) => {
+        const child = (parent as Record<string, unknown> | undefined)?.[key];
+        if (child === undefined) throw new Error(`Unresolvable $ref: ${ref}`);
+        return child;
+      }, contract);
+  }
+  return current as T;
+}
+
+export const operations: LocatedOperation[] = Object.entries(contract.paths ?? {}).flatMap(
+  ([path, pathItem]) => {
+    const item = resolve<PathItemObject>(pathItem);
+    return httpMethods.flatMap((method) => {
+      const candidate = item[method];
+      if (candidate === undefined) return [];
+      const operation = resolve<OperationObject>(candidate);
+      return [{ operationId: operation.operationId ?? `${method} ${path}`, method, path, operation }];
+    });
+  },
+);
+
+export function operation(operationId: string): LocatedOperation {
+  const found = operations.find((candidate) => candidate.operationId === operationId);
+  if (!found) throw new Error(`The contract has no operation ${operationId}`);
+  return found;
+}
+
+export function responses(operationId: string): Array<[status: string, response: ResponseObject]> {
+  return Object.entries(operation(operationId).operation.responses ?? {}).map(([status, response]) => [
+    status,
+    resolve<ResponseObject>(response),
+  ]);
+}
+
+export function response(operationId: string, status: string): ResponseObject {
+  const found = responses(operationId).find(([candidate]) => candidate === status);
+  if (!found) throw new Error(`${operationId} declares no ${status} response`);
+  return found[1];
+}
+
+/** Every (operation, status, response) of the contract, for rules that hold on every response. */
+export const allResponses = operations.flatMap(({ operationId }) =>
+  responses(operationId).map(([status, resolved]) => ({ operationId, status, response: resolved })),
+);
+
+export function parameter(operationId: string, name: string): ParameterObject {
+  const found = (operation(operationId).operation.parameters ?? [])
+    .map((candidate) => resolve<ParameterObject>(candidate))
+    .find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`${operationId} has no parameter ${name}`);
+  return found;
+}
+
+export function requestBody(operationId: string): RequestBodyObject | undefined {
+  const body = operation(operationId).operation.requestBody;
+  return body === undefined ? undefined : resolve<RequestBodyObject>(body);
+}
+
+/** Header names are case-insensitive in HTTP, so the lookup is too. */
+export function header(holder: ResponseObject, name: string): HeaderObject | undefined {
+  const entry = Object.entries(holder.headers ?? {}).find(
+    ([candidate]) => candidate.toLowerCase() === name.toLowerCase(),
+  );
+  return entry === undefined ? undefined : resolve<HeaderObject>(entry[1]);
+}
+
+export function jsonContent(holder: ResponseObject | RequestBodyObject): MediaTypeObject {
+  const media = holder.content?.['application/json'];
+  if (media === undefined) throw new Error('No application/json content');
+  return resolve<MediaTypeObject>(media);
+}
+
+export function namedExamples(media: MediaTypeObject): Array<[name: string, example: ExampleObject]> {
+  return Object.entries(media.examples ?? {}).map(([name, example]) => [name, resolve<ExampleObject>(example)]);
+}
+
+export function componentSchema(name: string): SchemaObject {
+  const found = contract.components?.schemas?.[name];
+  if (found === undefined) throw new Error(`The contract has no schema ${name}`);
+  return resolve<SchemaObject>(found);
+}
+
+/** A schema's own keywords, for reading constraints without narrowing the schema union. */
+export function keywords(schema: SchemaObject | ReferenceObject | undefined): Record<string, unknown> {
+  return schema === undefined ? {} : (resolve<SchemaObject>(schema) as Record<string, unknown>);
+}
+
+/** The (unresolved) property schema, so keywords beside a `$ref`, such as `default`, stay visible. */
+export function propertyOf(schema: SchemaObject, name: string): SchemaObject | ReferenceObject {
+  const property = (keywords(schema).properties as Record<string, SchemaObject> | undefined)?.[name];
+  if (property === undefined) throw new Error(`The schema has no property ${name}`);
+  return property;
+}

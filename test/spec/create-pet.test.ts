@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { componentSchema, header, jsonContent, operation, requestBody, resolve, response, responses } from './contract.ts';
+import { accepts } from './schema-validator.ts';
+
+describe('interface §4.2 createPet', () => {
+  it('is POST /pets', () => {
+    expect(operation('createPet')).toMatchObject({ method: 'post', path: '/pets' });
+  });
+
+  it('requires an application/json body of NewPet', () => {
+    const body = requestBody('createPet');
+    expect(body?.required).toBe(true);
+    expect(Object.keys(body?.content ?? {})).toEqual(['application/json']);
+    expect(resolve(body ? jsonContent(body).schema ?? {} : {})).toBe(componentSchema('NewPet'));
+  });
+
+  it('answers 201 with the Pet as stored', () => {
+    expect(resolve(jsonContent(response('createPet', '201')).schema ?? {})).toBe(componentSchema('Pet'));
+  });
+
+  it.each(['400', '401'])('answers %s with an Error body', (status) => {
+    expect(resolve(jsonContent(response('createPet', status)).schema ?? {})).toBe(componentSchema('Error'));
+  });
+
+  it('declares exactly the responses 201, 400, 401, 413, 415 and 429', () => {
+    expect(responses('createPet').map(([status]) => status).sort()).toEqual(['201', '400', '401', '413', '415', '429']);
+  });
+});
+
+describe('product decision: createPet', () => {
+  it('gives the 201 a required Location header with the path of the new animal', () => {
+    const location = header(response('createPet', '201'), 'Location');
+    expect(location?.required).toBe(true);
+    expect(accepts(location?.schema ?? {}, '/v1/pets/42')).toBe(true);
+    expect(location?.example).toMatch(/^\/v1\/pets\/[1-9]\d*$/);
+  });
+
+  it('answers 413 with an Error body for a body over 16 KiB', () => {
+    const tooLarge = response('createPet', '413');
+    expect(tooLarge.description).toMatch(/16 KiB/);
+    expect(resolve(jsonContent(tooLarge).schema ?? {})).toBe(componentSchema('Error'));
+  });
+
+  it('answers 415 with an Error body for a Content-Type other than JSON', () => {
+    const unsupported = response('createPet', '415');
+    expect(unsupported.description).toMatch(/application\/json/);
+    expect(resolve(jsonContent(unsupported).schema ?? {})).toBe(componentSchema('Error'));
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { ServerObject } from 'openapi-typescript';
+import { componentSchema, contract, keywords, operation, operations } from './contract.ts';
+
+function server(url: string): ServerObject {
+  const found = contract.servers?.find((candidate) => candidate.url === url);
+  if (!found) throw new Error(`The contract declares no server ${url}`);
+  return found;
+}
+
+function expandedUrl({ url, variables }: ServerObject): string {
+  return url.replace(/\{([^}]+)\}/g, (placeholder, name: string) => variables?.[name]?.default ?? placeholder);
+}
+
+function tag(name: string) {
+  const found = contract.tags?.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`The contract declares no tag ${name}`);
+  return found;
+}
+
+describe('OpenAPI document', () => {
+  it('is an OpenAPI 3.1 document', () => {
+    expect(contract.openapi).toMatch(/^3\.1\.\d+$/);
+  });
+});
+
+describe('interface §1 base addresses', () => {
+  it('declares production as the server variable {base_url}', () => {
+    expect(server('{base_url}').variables?.base_url?.default).toMatch(/^https:\/\//);
+  });
+
+  it('declares staging as the server variable {staging_base_url}', () => {
+    expect(server('{staging_base_url}').variables?.staging_base_url?.default).toMatch(/^https:\/\//);
+  });
+
+  it('declares the local development server http://localhost:3000/v1', () => {
+    expect(server('http://localhost:3000/v1').url).toBe('http://localhost:3000/v1');
+  });
+
+  it('writes paths relative to the base, without the version segment', () => {
+    const paths = Object.keys(contract.paths ?? {});
+    expect(paths).not.toHaveLength(0);
+    for (const path of paths) expect(path).not.toMatch(/^\/v\d+(\/|$)/);
+  });
+});
+
+describe('interface §1 operation groups', () => {
+  it.each(['pets', 'store'])('declares the tag %s with a description', (name) => {
+    expect(tag(name).description?.trim()).toBeTruthy();
+  });
+
+  it.each(['listPets', 'createPet', 'getPet'])('groups %s under pets', (operationId) => {
+    expect(operation(operationId).operation.tags).toEqual(['pets']);
+  });
+});
+
+describe('product decision: store operations are not designed in 1.0.0', () => {
+  it('says so in the description of the store tag', () => {
+    expect(tag('store').description).toMatch(/not designed in 1\.0\.0/i);
+  });
+
+  it('declares no store path and no operation in the store group', () => {
+    expect(Object.keys(contract.paths ?? {}).filter((path) => path.startsWith('/store'))).toEqual([]);
+    expect(operations.filter(({ operation: op }) => op.tags?.includes('store'))).toEqual([]);
+  });
+});
+
+describe('product decision: the category resource is not designed in 1.0.0', () => {
+  it('declares no category path and no Category schema', () => {
+    expect(Object.keys(contract.paths ?? {}).filter((path) => /categor/i.test(path))).toEqual([]);
+    expect(Object.keys(contract.components?.schemas ?? {})).not.toContain('Category');
+  });
+
+  it('tells clients that any categoryId in range is accepted without an existence check', () => {
+    expect(keywords(componentSchema('CategoryId')).description).toMatch(/not checked for existence/i);
+  });
+});
+
+describe('interface §6 events', () => {
+  it('declares no webhooks and no callbacks', () => {
+    expect(contract.webhooks).toBeUndefined();
+    expect(operations.filter(({ operation: op }) => op.callbacks !== undefined)).toEqual([]);
+  });
+});
+
+describe('interface §9 versioning', () => {
+  it('rule 1: the interface version is 1.0.0', () => {
+    expect(contract.info.version).toBe('1.0.0');
+  });
+
+  it('rule 2: every base address ends with the version segment /v1', () => {
+    expect(contract.servers).not.toHaveLength(0);
+    for (const candidate of contract.servers ?? []) {
+      expect(new URL(expandedUrl(candidate)).pathname).toBe('/v1');
+    }
+  });
+
+  it('rule 3: every deprecated operation carries its removal date as x-sunset', () => {
+    const deprecated = operations.filter(({ operation: op }) => op.deprecated === true);
+    expect(deprecated.map(({ operationId }) => operationId)).toEqual(['getPet']);
+    for (const { operation: op } of deprecated) expect(op['x-sunset']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('rule 4 and product decision: no 1.0.0 operation carries a stability marker', () => {
+    expect(operations.filter(({ operation: op }) => 'x-stability' in op)).toEqual([]);
+  });
+
+  it('rule 4: documents the stability markers experimental and beta', () => {
+    expect(contract.info.description).toMatch(/x-stability: experimental/);
+    expect(contract.info.description).toMatch(/x-stability: beta/);
+  });
+});

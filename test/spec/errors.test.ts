@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { allResponses, componentSchema, contract, jsonContent, keywords, namedExamples, operations, propertyOf, resolve, response } from './contract.ts';
+
+const errorResponses = allResponses.filter(({ status }) => Number(status) >= 400);
+
+const decidedCodes = [
+  'validation_failed',
+  'malformed_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'invalid_cursor',
+  'unauthorized',
+  'not_found',
+  'method_not_allowed',
+  'rate_limited',
+  'key_banned',
+  'gone',
+  'internal_error',
+];
+
+function exampleCodes(operationId: string, status: string): string[] {
+  const codes = namedExamples(jsonContent(response(operationId, status))).map(
+    ([, example]) => (example.value as { code: string }).code,
+  );
+  return [...new Set(codes)].sort();
+}
+
+describe('interface §7 errors', () => {
+  it.each(errorResponses)('$operationId $status has the Error body as application/json only', ({ response: declared }) => {
+    expect(Object.keys(declared.content ?? {})).toEqual(['application/json']);
+    expect(resolve(jsonContent(declared).schema ?? {})).toBe(componentSchema('Error'));
+  });
+
+  it.each(errorResponses)('$operationId $status examples repeat the HTTP status in status', ({ status, response: declared }) => {
+    const examples = namedExamples(jsonContent(declared));
+    expect(examples).not.toHaveLength(0);
+    for (const [, example] of examples) expect(example.value).toMatchObject({ status: Number(status) });
+  });
+
+  it.each([
+    ['createPet', '400'],
+    ['getPet', '404'],
+    ...operations.flatMap(({ operationId }) => [
+      [operationId, '401'],
+      [operationId, '429'],
+    ]),
+  ])('%s declares %s', (operationId, status) => {
+    expect(() => response(operationId, status)).not.toThrow();
+  });
+});
+
+describe('product decision: error codes', () => {
+  it('enumerates at least the decided codes on Error.code', () => {
+    expect(keywords(propertyOf(componentSchema('Error'), 'code')).enum).toEqual(expect.arrayContaining(decidedCodes));
+  });
+
+  it.each(decidedCodes)('explains %s in the description of the Error schema', (code) => {
+    expect(keywords(componentSchema('Error')).description).toContain(`\`${code}\``);
+  });
+
+  it.each(decidedCodes)('lists %s in the API description the docs render', (code) => {
+    expect(contract.info.description).toContain(`\`${code}\``);
+  });
+
+  it.each([
+    ['listPets', '400', ['invalid_cursor', 'validation_failed']],
+    ['createPet', '400', ['malformed_json', 'validation_failed']],
+    ['getPet', '400', ['validation_failed']],
+    ['getPet', '404', ['not_found']],
+    ['getPet', '410', ['gone']],
+    ['createPet', '413', ['payload_too_large']],
+    ['createPet', '415', ['unsupported_media_type']],
+    ...operations.flatMap(({ operationId }) => [
+      [operationId, '401', ['unauthorized']],
+      [operationId, '429', ['key_banned', 'rate_limited']],
+    ]),
+  ] as Array<[string, string, string[]]>)('%s %s shows the codes %j in its examples', (operationId, status, codes) => {
+    expect(exampleCodes(operationId, status)).toEqual(codes);
+  });
+});

@@ -1,0 +1,71 @@
+import { createApp } from '../../server/app.ts';
+import { getOrCreateSecret, openDatabase } from '../../server/database.ts';
+import type { NewApiKey } from '../../server/keys/key-store.ts';
+import { SqliteKeyStore } from '../../server/keys/sqlite-key-store.ts';
+import { createMemoryRateLimiter } from '../../server/limiter/memory-rate-limiter.ts';
+import { createLogger, type LogLevel } from '../../server/logger.ts';
+import { SqlitePetStore } from '../../server/store/sqlite-pet-store.ts';
+import { FakeClock } from './fake-clock.ts';
+
+export interface TestAppOptions {
+  /** The plan of the key `request` sends; enterprise with generous limits by default, so limits stay out of the way. */
+  key?: NewApiKey;
+  clientAddress?: string;
+  corsOrigins?: string[];
+  logLevel?: LogLevel;
+}
+
+/**
+ * The real app with its real parts (SQLite in memory, the key store, the memory limiter) and a
+ * fake clock, driven in-process through `app.request`.
+ */
+export async function createTestApp(options: TestAppOptions = {}) {
+  const clock = new FakeClock();
+  const db = openDatabase(':memory:');
+  const pets = new SqlitePetStore(db);
+  const keys = new SqliteKeyStore(db, clock);
+  const limiter = createMemoryRateLimiter({ clock });
+  const logLines: string[] = [];
+  let clientAddress = options.clientAddress ?? '192.0.2.1';
+  const app = createApp({
+    pets,
+    keys,
+    limiter,
+    clock,
+    logger: createLogger(options.logLevel ?? 'info', (line) => logLines.push(line)),
+    cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
+    clientAddress: () => clientAddress,
+    corsOrigins: options.corsOrigins,
+  });
+  const { secret: apiKey } = await keys.create(options.key ?? { plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+
+  /** A request to `path` with the test key, unless `headers` sets `Authorization` (or `null` removes it). */
+  function request(path: string, init: RequestInit & { json?: unknown } = {}) {
+    const headers = new Headers(init.headers);
+    if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${apiKey}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+    }
+    return app.request(path, { ...init, headers, body });
+  }
+
+  return {
+    app,
+    db,
+    pets,
+    keys,
+    limiter,
+    clock,
+    apiKey,
+    logLines,
+    request,
+    setClientAddress(address: string) {
+      clientAddress = address;
+    },
+    close: () => db.close(),
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
