@@ -130,7 +130,7 @@ export interface components {
             name: components["schemas"]["PetName"];
             categoryId: components["schemas"]["CategoryId"];
             /** @default available */
-            status: components["schemas"]["PetStatus"];
+            status?: components["schemas"]["PetStatus"];
         };
     };
     responses: {

@@ -37,7 +37,7 @@ if (flags.check && flags.watch) {
 }
 
 async function generate(): Promise<number> {
-  printLine('start', performance.now(), 'Node, tsx and Redocly loaded');
+  printLine('start', performance.now(), 'Node, tsx, Redocly and openapi-typescript loaded');
   const result = await regenerate(locations);
   printTimings(result.timings);
   if (!result.ok) return reportFailure(result, `${outDir}/ left as it was`);
@@ -64,8 +64,8 @@ async function check(): Promise<number> {
 async function watch(): Promise<void> {
   const source = displayPath(locations, locations.sourceDir);
   const config = displayPath(locations, locations.lintConfig);
-  const watcher = await watchContract({ locations, onRegenerated: reportRegeneration });
   console.log(`watching ${source}/ and ${config}; Ctrl-C to stop`);
+  const watcher = await watchContract({ locations, onRegenerated: reportRegeneration });
   process.once('SIGINT', () => {
     void watcher.close().then(() => process.exit(0));
   });
@@ -109,7 +109,7 @@ function describeDrift(item: Drift): string {
 }
 
 function printTimings(timings: StepTiming[]): void {
-  for (const timing of timings) printLine(timing.step, timing.ms, timing.note ?? describeStep(timing.step, locations));
+  for (const timing of timings) printLine(timing.step, timing.ms, describeStep(timing.step, locations));
 }
 
 function describeStep(step: StepTiming['step'], where: ContractLocations): string {
@@ -121,8 +121,6 @@ function describeStep(step: StepTiming['step'], where: ContractLocations): strin
       return `${contract} bundled`;
     case 'types':
       return 'TypeScript types by openapi-typescript';
-    case 'write':
-      return `${outDir}/`;
   }
 }
 

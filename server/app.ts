@@ -22,7 +22,11 @@ import { compileValidators, type OperationValidator } from './validation.ts';
 export interface AppDeps {
   pets: PetStore;
   keys: KeyStore;
-  limiter: RateLimiter;
+  /**
+   * Separate limiters for keys and for addresses, so that a flood of addresses (cheap with
+   * IPv6) cannot push a quiet key's windows out of a bounded limiter.
+   */
+  limiters: { keys: RateLimiter; addresses: RateLimiter };
   clock: Clock;
   logger: Logger;
   /** Signs pagination cursors; kept in the database so cursors outlive a restart. */
@@ -56,7 +60,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   if (deps.corsOrigins?.length) {
-    app.use(cors({ origin: deps.corsOrigins, exposeHeaders: EXPOSED_HEADERS, allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'] }));
+    const allowMethods = [...new Set(contract.operations.flatMap((operation) => [operation.method, ...(operation.method === 'GET' ? ['HEAD'] : [])]))];
+    app.use(cors({ origin: deps.corsOrigins, allowMethods, exposeHeaders: EXPOSED_HEADERS, allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'] }));
   }
   for (const operation of contract.operations) {
     if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));

@@ -29,7 +29,7 @@ await ensureDevelopmentKey(keys, print);
 const app = createApp({
   pets: new SqlitePetStore(db),
   keys,
-  limiter: createMemoryRateLimiter({ clock: systemClock }),
+  limiters: { keys: createMemoryRateLimiter({ clock: systemClock }), addresses: createMemoryRateLimiter({ clock: systemClock }) },
   clock: systemClock,
   logger: createLogger(config.logLevel),
   cursorSecret: getOrCreateSecret(db, 'cursor-secret'),

@@ -35,7 +35,7 @@ const SUBJECT: Record<'query' | 'path' | 'body', string> = {
  * in `openapi/`. Ajv fills in the contract's defaults (`limit`, `status`) as it validates.
  */
 export function compileValidators(contract: Contract): Map<string, OperationValidator> {
-  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: true, verbose: true });
+  const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, verbose: true });
   addFormats(ajv);
   ajv.addVocabulary(['components']);
   ajv.addKeyword({ keyword: 'x-pattern-message', schemaType: 'string' });
@@ -85,7 +85,10 @@ function operationValidator(ajv: Ajv2020, operation: OperationSpec): OperationVa
 
 function check(validate: ValidateFunction, value: unknown, location: 'query' | 'path' | 'body'): void {
   if (validate(value)) return;
-  const [error] = validate.errors ?? [];
+  const errors = validate.errors ?? [];
+  // An unknown field is usually a misspelling of the field another error reports as missing,
+  // so it is the one to name (with the allowed fields listed).
+  const error = errors.find((candidate) => candidate.keyword === 'additionalProperties') ?? errors[0];
   throw new ApiError(400, 'validation_failed', error ? describe(error, location) : 'The request is invalid.');
 }
 

@@ -1,4 +1,5 @@
 import { bundle, stringifyYaml } from '@redocly/openapi-core';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { failureFinding, lintContract, sortFindings, toFinding, type Finding } from './lint.ts';
 import type { ContractLocations } from './locations.ts';
 
@@ -11,9 +12,8 @@ export interface Artifact {
 export type PipelineStep = 'lint' | 'bundle' | 'types' | 'write';
 
 export interface StepTiming {
-  step: PipelineStep;
+  step: Exclude<PipelineStep, 'write'>;
   ms: number;
-  note?: string;
 }
 
 export type BuildResult =
@@ -36,9 +36,6 @@ contract in \`openapi/\`. Edit the contract, never these files; \`npm run genera
 | \`openapi.json\` | The same bundle as JSON. JSON has no comments, so this README carries its "do not edit" notice. |
 | \`openapi.ts\` | TypeScript types from openapi-typescript: \`paths\`, \`operations\`, \`components\`. |
 `;
-
-type OpenapiTypescript = typeof import('openapi-typescript');
-let openapiTypescript: Promise<OpenapiTypescript> | undefined;
 
 /**
  * Lint, bundle and type the contract, entirely in memory: nothing is written, so a failure at
@@ -76,22 +73,16 @@ export async function buildArtifacts(locations: ContractLocations): Promise<Buil
   const yaml = `# ${DO_NOT_EDIT}\n${stringifyYaml(document, { noRefs: true, lineWidth: -1 })}`;
 
   let types: string;
-  const typesStarted = performance.now();
-  let loadNote: string | undefined;
   try {
-    if (!openapiTypescript) {
-      openapiTypescript = import('openapi-typescript');
-      await openapiTypescript;
-      loadNote = `of which ${Math.round(performance.now() - typesStarted)} ms loading openapi-typescript and TypeScript`;
-    }
-    const { default: openapiTS, astToString } = await openapiTypescript;
-    // A fresh parse, so openapi-typescript's own bundling pass cannot touch the serialised bundle.
-    const ast = await openapiTS(JSON.parse(json), { silent: true });
-    types = `// ${DO_NOT_EDIT}\n\n${astToString(ast)}`;
+    types = await timed('types', async () => {
+      // A fresh parse, so openapi-typescript's own bundling pass cannot touch the serialised bundle.
+      // A field with a default stays optional in the types: clients may omit it (NewPet.status),
+      // and the server's validator fills it in.
+      const ast = await openapiTS(JSON.parse(json), { silent: true, defaultNonNullable: false });
+      return `// ${DO_NOT_EDIT}\n\n${astToString(ast)}`;
+    });
   } catch (error) {
     return { ok: false, failedStep: 'types', findings: [failureFinding('types', error)], timings };
-  } finally {
-    timings.push({ step: 'types', ms: performance.now() - typesStarted, ...(loadNote ? { note: loadNote } : {}) });
   }
 
   const artifacts: Artifact[] = [

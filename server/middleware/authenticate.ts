@@ -3,8 +3,9 @@ import { ApiError } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
-// RFC 6750 b64token; the scheme name is case-insensitive (RFC 9110).
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+// RFC 6750 b64token; the scheme name is case-insensitive (RFC 9110). Keys are 47 characters; the
+// cap keeps an oversized header from costing a hash before it is refused.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,256}=*) *$/i;
 
 export function bearerToken(authorization: string | undefined): string | undefined {
   return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];

@@ -8,7 +8,7 @@ import { bearerToken } from './authenticate.ts';
 
 export interface RateLimitDeps {
   keys: KeyStore;
-  limiter: RateLimiter;
+  limiters: { keys: RateLimiter; addresses: RateLimiter };
   clientAddress: (c: AppContext) => string;
 }
 
@@ -17,14 +17,14 @@ export interface RateLimitDeps {
  * flood costs as little as possible. Without a valid key the caller is its address, on the
  * free plan's limits, so keys cannot be guessed at full speed.
  */
-export function rateLimit({ keys, limiter, clientAddress }: RateLimitDeps): MiddlewareHandler<AppEnv> {
+export function rateLimit({ keys, limiters, clientAddress }: RateLimitDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const secret = bearerToken(c.req.header('Authorization'));
     const apiKey = secret === undefined ? undefined : await keys.findActive(secret);
     c.set('apiKey', apiKey);
     const decision = apiKey
-      ? await limiter.hit(`key:${apiKey.id}`, limitsFor(apiKey))
-      : await limiter.hit(`address:${clientAddress(c)}`, PLAN_LIMITS.free);
+      ? await limiters.keys.hit(String(apiKey.id), limitsFor(apiKey))
+      : await limiters.addresses.hit(clientAddress(c), PLAN_LIMITS.free);
 
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));

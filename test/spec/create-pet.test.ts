@@ -14,6 +14,10 @@ describe('interface §4.2 createPet', () => {
     expect(resolve(body ? jsonContent(body).schema ?? {} : {})).toBe(componentSchema('NewPet'));
   });
 
+  it('leaves id out of NewPet, since the service assigns it', () => {
+    expect(accepts(componentSchema('NewPet'), { name: 'Rex', categoryId: 3, id: 7 })).toBe(false);
+  });
+
   it('answers 201 with the Pet as stored', () => {
     expect(resolve(jsonContent(response('createPet', '201')).schema ?? {})).toBe(componentSchema('Pet'));
   });
@@ -41,8 +45,9 @@ describe('product decision: createPet', () => {
     expect(resolve(jsonContent(tooLarge).schema ?? {})).toBe(componentSchema('Error'));
   });
 
-  it('answers 415 with an Error body for a Content-Type other than JSON', () => {
+  it('answers 415 with an Error body for a missing Content-Type or one other than JSON', () => {
     const unsupported = response('createPet', '415');
+    expect(unsupported.description).toMatch(/no `Content-Type`/);
     expect(unsupported.description).toMatch(/application\/json/);
     expect(resolve(jsonContent(unsupported).schema ?? {})).toBe(componentSchema('Error'));
   });

@@ -43,6 +43,11 @@ describe('interface §4.3 getPet', () => {
 describe('product decision: petId', () => {
   const petId = () => parameter('getPet', 'petId').schema ?? {};
 
+  // A path segment arrives as text; an integer schema cannot reject `042` or `+42`, so the rule is stated.
+  it('tells clients to write petId as a canonical positive decimal integer', () => {
+    expect(parameter('getPet', 'petId').description).toMatch(/canonical positive decimal integer/);
+  });
+
   it.each([1, 42, largestExactInteger])('accepts %s', (value) => {
     expect(accepts(petId(), value)).toBe(true);
   });

@@ -77,6 +77,10 @@ describe('product decision: pagination', () => {
     expect(link?.required ?? false).toBe(false);
   });
 
+  it('documents that the next link always repeats limit, and status when given', () => {
+    expect(header(response('listPets', '200'), 'Link')?.description).toMatch(/repeats `limit` \(also when it was the default\) and `status`/);
+  });
+
   it.each([
     ['repeating limit and status', '</v1/pets?limit=20&status=sold&cursor=eyJhZnRlciI6MjB9>; rel="next"'],
     ['repeating the default limit without a status', '</v1/pets?limit=20&cursor=eyJhZnRlciI6MjB9>; rel="next"'],

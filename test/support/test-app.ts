@@ -24,13 +24,13 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const db = openDatabase(':memory:');
   const pets = new SqlitePetStore(db);
   const keys = new SqliteKeyStore(db, clock);
-  const limiter = createMemoryRateLimiter({ clock });
+  const limiters = { keys: createMemoryRateLimiter({ clock }), addresses: createMemoryRateLimiter({ clock }) };
   const logLines: string[] = [];
   let clientAddress = options.clientAddress ?? '192.0.2.1';
   const app = createApp({
     pets,
     keys,
-    limiter,
+    limiters,
     clock,
     logger: createLogger(options.logLevel ?? 'info', (line) => logLines.push(line)),
     cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
@@ -39,7 +39,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   });
   const { secret: apiKey } = await keys.create(options.key ?? { plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
 
-  /** A request to `path` with the test key, unless `headers` sets `Authorization` (or `null` removes it). */
+  /** A request to `path` with the test key, unless `headers` sets another `Authorization`. */
   function request(path: string, init: RequestInit & { json?: unknown } = {}) {
     const headers = new Headers(init.headers);
     if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${apiKey}`);
@@ -56,7 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     db,
     pets,
     keys,
-    limiter,
+    limiters,
     clock,
     apiKey,
     logLines,

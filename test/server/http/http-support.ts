@@ -3,6 +3,9 @@ import { expect } from 'vitest';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
 import type { TestApp } from '../../support/test-app.ts';
 
+/** Sends one request to an app; Hono's `app.request` may answer synchronously. */
+export type Send = (app: TestApp) => Response | Promise<Response>;
+
 export interface ErrorBody {
   code: string;
   message: string;
@@ -45,8 +48,8 @@ export async function expectError(response: Response, status: number, code: stri
 }
 
 /** POST /v1/pets with a body sent exactly as written, so tests control every byte of the JSON. */
-export function postRaw(t: TestApp, body: string, contentType = 'application/json'): Promise<Response> {
-  return t.request('/v1/pets', { method: 'POST', body, headers: { 'Content-Type': contentType } });
+export async function postRaw(t: TestApp, body: string, contentType = 'application/json'): Promise<Response> {
+  return await t.request('/v1/pets', { method: 'POST', body, headers: { 'Content-Type': contentType } });
 }
 
 export async function addPet(t: TestApp, pet: { name: string; categoryId: number; status?: PetStatus }): Promise<Pet> {

@@ -1,0 +1,297 @@
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { createAnimalStoreClient, type RetryOptions } from '../../client/index.ts';
+import { BASE_URL, clientOfTestApp, jsonResponse, pet, recordingSleep, scriptedFetch, tooManyRequests } from './client-support.ts';
+
+function scriptedClient(script: Array<Response | Error>, retry: Omit<RetryOptions, 'sleep'> = {}) {
+  const { fetch, sent } = scriptedFetch(...script);
+  const { waits, sleep } = recordingSleep();
+  const client = createAnimalStoreClient({ baseUrl: BASE_URL, apiKey: 'test-key', fetch, retry: { ...retry, sleep } });
+  return { client, sent, waits };
+}
+
+const newPet = { name: 'Rex', categoryId: 3, status: 'available' } as const;
+
+describe('createAnimalStoreClient: retrying 429', () => {
+  it('waits exactly the Retry-After seconds, then sends again', async () => {
+    const { client, sent, waits } = scriptedClient([tooManyRequests('rate_limited', 7), jsonResponse([pet])]);
+
+    const { data, response } = await client.GET('/pets');
+
+    expect(response.status).toBe(200);
+    expect(data).toEqual([pet]);
+    expect(waits).toEqual([7_000]);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('returns the 200 that follows two 429s, after waiting each one\'s Retry-After', async () => {
+    const { client, sent, waits } = scriptedClient([
+      tooManyRequests('rate_limited', 1),
+      tooManyRequests('rate_limited', 3),
+      jsonResponse([pet]),
+    ]);
+
+    const { data, response } = await client.GET('/pets');
+
+    expect(response.status).toBe(200);
+    expect(data).toEqual([pet]);
+    expect(waits).toEqual([1_000, 3_000]);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('sends the bearer key and the same body on every attempt of a POST', async () => {
+    const { client, sent } = scriptedClient([tooManyRequests('rate_limited', 1), jsonResponse(pet, 201)]);
+
+    const { data } = await client.POST('/pets', { body: newPet });
+
+    expect(data).toEqual(pet);
+    expect(sent.map(({ method, authorization, body }) => ({ method, authorization, body }))).toEqual([
+      { method: 'POST', authorization: 'Bearer test-key', body: JSON.stringify(newPet) },
+      { method: 'POST', authorization: 'Bearer test-key', body: JSON.stringify(newPet) },
+    ]);
+  });
+
+  it('backs off exponentially with full jitter when there is no Retry-After', async () => {
+    const draws = [0.25, 0.75, 0.5, 0.5];
+    const { client, waits } = scriptedClient(
+      [tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), jsonResponse([pet])],
+      { attempts: 5, baseDelayMs: 1_000, maxDelayMs: 3_000, random: () => draws.shift()! },
+    );
+
+    const { response } = await client.GET('/pets');
+
+    expect(response.status).toBe(200);
+    // Each wait is the draw times a ceiling that doubles from baseDelayMs and stops at maxDelayMs.
+    expect(waits).toEqual([0.25 * 1_000, 0.75 * 2_000, 0.5 * 3_000, 0.5 * 3_000]);
+  });
+
+  it.each([
+    ['a draw near 0', () => 0],
+    ['a draw near 1', () => 0.999_999],
+  ])('keeps the backoff within [0, ceiling) with %s', async (_name, random) => {
+    const { client, waits } = scriptedClient([tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), jsonResponse([pet])], {
+      baseDelayMs: 400,
+      random,
+    });
+
+    await client.GET('/pets');
+
+    expect(waits).toHaveLength(2);
+    waits.forEach((wait, index) => {
+      expect(wait).toBeGreaterThanOrEqual(0);
+      expect(wait).toBeLessThan(400 * 2 ** index);
+    });
+  });
+
+  it('backs off when Retry-After is not a number of seconds', async () => {
+    const notSeconds = jsonResponse({ code: 'rate_limited', message: 'Later.', status: 429 }, 429, { 'Retry-After': 'Wed, 21 Oct 2037 07:28:00 GMT' });
+    const { client, waits } = scriptedClient([notSeconds, jsonResponse([pet])], { baseDelayMs: 1_000, random: () => 0.5 });
+
+    await client.GET('/pets');
+
+    expect(waits).toEqual([500]);
+  });
+
+  it.each([
+    { attempts: undefined, sends: 3 },
+    { attempts: 1, sends: 1 },
+    { attempts: 2, sends: 2 },
+    { attempts: 5, sends: 5 },
+  ])('sends at most $sends times with attempts $attempts, then returns the last 429', async ({ attempts, sends }) => {
+    const script = Array.from({ length: sends }, () => tooManyRequests('rate_limited', 1));
+    const { client, sent, waits } = scriptedClient(script, { attempts });
+
+    const { error, response } = await client.GET('/pets');
+
+    expect(response.status).toBe(429);
+    expect(error).toMatchObject({ code: 'rate_limited' });
+    expect(sent).toHaveLength(sends);
+    expect(waits).toHaveLength(sends - 1);
+  });
+
+  it.each([0, 1.5, -1])('refuses attempts %s', (attempts) => {
+    expect(() => createAnimalStoreClient({ baseUrl: BASE_URL, apiKey: 'k', retry: { attempts } })).toThrow(RangeError);
+  });
+
+  it('returns the 429 at once when the next wait would go past maxTotalWaitMs', async () => {
+    const { client, sent, waits } = scriptedClient([tooManyRequests('rate_limited', 30), tooManyRequests('rate_limited', 31), jsonResponse([pet])], {
+      attempts: 5,
+      maxTotalWaitMs: 60_000,
+    });
+
+    const { response } = await client.GET('/pets');
+
+    expect(response.status).toBe(429);
+    expect(response.headers.get('Retry-After')).toBe('31');
+    expect(waits).toEqual([30_000]);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('waits by default up to 60 seconds in total, and not longer', async () => {
+    const withinBudget = scriptedClient([tooManyRequests('rate_limited', 60), jsonResponse([pet])]);
+    const overBudget = scriptedClient([tooManyRequests('rate_limited', 61)]);
+
+    expect((await withinBudget.client.GET('/pets')).response.status).toBe(200);
+    expect(withinBudget.waits).toEqual([60_000]);
+    expect((await overBudget.client.GET('/pets')).response.status).toBe(429);
+    expect(overBudget.waits).toEqual([]);
+    expect(overBudget.sent).toHaveLength(1);
+  });
+
+  it('returns a key_banned 429 at once without sending again', async () => {
+    // A short Retry-After and a long budget, so only the ban itself can stop the retry.
+    const { client, sent, waits } = scriptedClient([tooManyRequests('key_banned', 5), jsonResponse([pet])], { maxTotalWaitMs: 3_600_000 });
+
+    const { error, response } = await client.GET('/pets');
+
+    expect(response.status).toBe(429);
+    expect(error).toMatchObject({ code: 'key_banned' });
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it.each([400, 401, 404, 500, 503])('does not retry a %s', async (status) => {
+    const { client, sent } = scriptedClient([jsonResponse({ code: 'internal_error', message: 'No.', status }, status, { 'Retry-After': '1' })]);
+
+    const { response } = await client.GET('/pets');
+
+    expect(response.status).toBe(status);
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('createAnimalStoreClient: retrying network failures', () => {
+  it('retries a GET whose fetch rejected, with backoff', async () => {
+    const { client, sent, waits } = scriptedClient([new TypeError('fetch failed'), jsonResponse([pet])], { baseDelayMs: 1_000, random: () => 0.5 });
+
+    const { data } = await client.GET('/pets');
+
+    expect(data).toEqual([pet]);
+    expect(sent).toHaveLength(2);
+    expect(waits).toEqual([500]);
+  });
+
+  it('rethrows the network failure of a GET once the attempts are used up', async () => {
+    const failure = new TypeError('fetch failed');
+    const { client, sent } = scriptedClient([failure, failure, failure]);
+
+    await expect(client.GET('/pets')).rejects.toBe(failure);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('never resends a POST whose fetch rejected: the animal may have been stored', async () => {
+    const failure = new TypeError('fetch failed');
+    const { client, sent, waits } = scriptedClient([failure, jsonResponse(pet, 201)]);
+
+    await expect(client.POST('/pets', { body: newPet })).rejects.toBe(failure);
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+});
+
+describe('createAnimalStoreClient: cancelling a wait', () => {
+  it('rejects with the AbortError when the signal fires during the wait, and sends nothing more', async () => {
+    const controller = new AbortController();
+    const { fetch, sent } = scriptedFetch(tooManyRequests('rate_limited', 30), jsonResponse([pet]));
+    const waits: number[] = [];
+    const client = createAnimalStoreClient({
+      baseUrl: BASE_URL,
+      apiKey: 'k',
+      fetch,
+      retry: {
+        // A wait that only an abort can end.
+        sleep: (ms) => {
+          waits.push(ms);
+          queueMicrotask(() => controller.abort());
+          return new Promise(() => {});
+        },
+      },
+    });
+
+    await expect(client.GET('/pets', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(waits).toEqual([30_000]);
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('createAnimalStoreClient: the default wait', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is a timer of the Retry-After seconds', async () => {
+    const { fetch, sent } = scriptedFetch(tooManyRequests('rate_limited', 60), jsonResponse([pet]));
+    const client = createAnimalStoreClient({ baseUrl: BASE_URL, apiKey: 'k', fetch });
+
+    const call = client.GET('/pets');
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+
+    expect((await call).data).toEqual([pet]);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('clears its timer on abort, so a cancelled call keeps nothing pending', async () => {
+    const controller = new AbortController();
+    const { fetch, sent } = scriptedFetch(tooManyRequests('rate_limited', 60), jsonResponse([pet]));
+    const client = createAnimalStoreClient({ baseUrl: BASE_URL, apiKey: 'k', fetch });
+
+    const outcome = client.GET('/pets', { signal: controller.signal }).catch((error: unknown) => error);
+    await vi.waitUntil(() => vi.getTimerCount() === 1);
+    controller.abort();
+
+    expect(await outcome).toMatchObject({ name: 'AbortError' });
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('createAnimalStoreClient: retrying against the real server', () => {
+  it('gets the 200 after waiting out the Retry-After of a used-up free-plan window', async () => {
+    const waits: number[] = [];
+    const { app, client, sent } = await clientOfTestApp(
+      { key: { plan: 'free' } },
+      {
+        retry: {
+          sleep: async (ms) => {
+            waits.push(ms);
+            app.clock.advance(ms);
+          },
+        },
+      },
+    );
+    onTestFinished(() => {
+      app.close();
+    });
+    for (let request = 0; request < 60; request++) expect((await app.request('/v1/pets')).status).toBe(200);
+
+    const { response } = await client.GET('/pets');
+
+    expect(response.status).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(waits).toEqual([60_000]);
+  });
+
+  it('returns key_banned at once for a banned key', async () => {
+    const { waits, sleep } = recordingSleep();
+    // A budget longer than the 15-minute ban, so only the ban itself can stop the retry.
+    const { app, client, sent } = await clientOfTestApp({ key: { plan: 'free' } }, { retry: { sleep, maxTotalWaitMs: 3_600_000 } });
+    onTestFinished(() => {
+      app.close();
+    });
+    for (let request = 0; request < 60; request++) await app.request('/v1/pets');
+    // Ten refused requests are tolerated; the eleventh starts the ban.
+    for (let request = 0; request < 11; request++) expect((await app.request('/v1/pets')).status).toBe(429);
+
+    const { error, response } = await client.GET('/pets');
+
+    expect(response.status).toBe(429);
+    expect(error).toMatchObject({ code: 'key_banned' });
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseYaml } from '@redocly/openapi-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildArtifacts, type Artifact } from '../../scripts/pipeline.ts';
+import { createWorkspace, repoRoot, run, type Workspace } from './workspace.ts';
+
+const redoclyCli = path.join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+
+describe('buildArtifacts', { timeout: 60_000 }, () => {
+  let first: Workspace;
+  let second: Workspace;
+  let artifacts: Map<string, string>;
+  beforeAll(async () => {
+    [first, second] = await Promise.all([createWorkspace(), createWorkspace()]);
+    artifacts = byName(await build(first));
+  });
+  afterAll(async () => {
+    await Promise.all([first.dispose(), second.dispose()]);
+  });
+
+  it('produces byte-identical outputs on every run and from any directory', async () => {
+    expect(byName(await build(first))).toEqual(artifacts);
+    expect(byName(await build(second))).toEqual(artifacts);
+  });
+
+  it('ends every output with one newline and uses no carriage returns', () => {
+    for (const [name, content] of artifacts) {
+      expect(content, name).toMatch(/[^\n]\n$/);
+      expect(content, name).not.toContain('\r');
+    }
+  });
+
+  it('keeps each component under the name of its file in openapi/components/', async () => {
+    const bundled = JSON.parse(artifacts.get('openapi.json') ?? '') as { components: Record<string, object> };
+    const componentsDir = path.join(first.root, 'openapi', 'components');
+    for (const kind of await readdir(componentsDir)) {
+      const fileNames = (await readdir(path.join(componentsDir, kind))).map((file) => path.basename(file, '.yaml'));
+      expect(Object.keys(bundled.components[kind] ?? {}).sort(), kind).toEqual(fileNames.sort());
+    }
+  });
+
+  it('writes the same document as YAML and as JSON', () => {
+    expect(parseYaml(artifacts.get('openapi.yaml') ?? '')).toEqual(JSON.parse(artifacts.get('openapi.json') ?? ''));
+  });
+
+  it.each(['yaml', 'json'])('bundles exactly as `redocly bundle -o openapi.%s` of the pinned CLI', async (format) => {
+    const output = path.join(first.root, `cli-bundle.${format}`);
+    const cli = await run(process.execPath, [redoclyCli, 'bundle', 'openapi/openapi.yaml', '-o', output], first.root);
+    expect(cli.code, cli.stderr).toBe(0);
+
+    const ours = artifacts.get(`openapi.${format}`) ?? '';
+    const withoutHeader = format === 'yaml' ? ours.slice(ours.indexOf('\n') + 1) : ours;
+    expect(withoutHeader.trimEnd()).toBe((await readFile(output, 'utf8')).trimEnd());
+  });
+});
+
+async function build(workspace: Workspace): Promise<Artifact[]> {
+  const result = await buildArtifacts(workspace.locations);
+  if (!result.ok) throw new Error(`build failed: ${JSON.stringify(result.findings)}`);
+  return result.artifacts;
+}
+
+function byName(artifacts: Artifact[]): Map<string, string> {
+  return new Map(artifacts.map((artifact) => [artifact.name, artifact.content]));
+}

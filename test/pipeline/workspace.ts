@@ -1,0 +1,89 @@
+// A throw-away copy of the parts of the repository the pipeline reads and writes, so tests can
+// break the contract and the outputs without touching the real openapi/ and generated/.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseYaml, stringifyYaml } from '@redocly/openapi-core';
+import { contractLocations, regenerate, type ContractLocations } from '../../scripts/pipeline.ts';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+// A contract file is free-form YAML; tests reach into it by the paths they know.
+export type YamlMap = Record<string, any>;
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Workspace {
+  root: string;
+  locations: ContractLocations;
+  path(relative: string): string;
+  read(relative: string): Promise<string>;
+  write(relative: string, content: string): Promise<void>;
+  /** Rewrites a YAML file through `change`, which mutates the parsed document. */
+  editYaml(relative: string, change: (document: YamlMap) => void): Promise<string>;
+  /** Content and modification time of every file in generated/. */
+  snapshotGenerated(): Promise<Record<string, { content: string; mtimeMs: number }>>;
+  npmRun(script: string, ...args: string[]): Promise<CommandResult>;
+  dispose(): Promise<void>;
+}
+
+const COPIED = ['openapi', 'redocly.yaml', 'scripts', 'package.json', 'tsconfig.json'];
+
+/** A copy of the contract and the pipeline whose generated/ is freshly regenerated. */
+export async function createWorkspace(): Promise<Workspace> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'animal-store-pipeline-'));
+  for (const entry of COPIED) await cp(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
+  await symlink(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  const locations = contractLocations(root);
+  const baseline = await regenerate(locations);
+  if (!baseline.ok) throw new Error(`the repository's contract does not build: ${JSON.stringify(baseline.findings)}`);
+
+  const resolve = (relative: string): string => path.join(root, relative);
+  return {
+    root,
+    locations,
+    path: resolve,
+    read: (relative) => readFile(resolve(relative), 'utf8'),
+    write: (relative, content) => writeFile(resolve(relative), content, 'utf8'),
+    async editYaml(relative, change) {
+      const document = parseYaml(await readFile(resolve(relative), 'utf8')) as YamlMap;
+      change(document);
+      const content = stringifyYaml(document, { lineWidth: -1 });
+      await writeFile(resolve(relative), content, 'utf8');
+      return content;
+    },
+    async snapshotGenerated() {
+      const snapshot: Record<string, { content: string; mtimeMs: number }> = {};
+      for (const name of await readdir(locations.outDir)) {
+        const file = path.join(locations.outDir, name);
+        snapshot[name] = { content: await readFile(file, 'utf8'), mtimeMs: (await stat(file)).mtimeMs };
+      }
+      return snapshot;
+    },
+    npmRun: (script, ...args) => run('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], root),
+    dispose: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+export function run(command: string, args: string[], cwd: string): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** 1-based line and column of the first occurrence of `text`, as an editor shows it. */
+export function positionOf(content: string, text: string): { line: number; col: number } {
+  const index = content.indexOf(text);
+  if (index < 0) throw new Error(`"${text}" not found`);
+  const before = content.slice(0, index).split('\n');
+  return { line: before.length, col: (before.at(-1) ?? '').length + 1 };
+}
