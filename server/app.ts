@@ -5,6 +5,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import type { Clock } from './clock.ts';
 import { loadContract, type Contract, type OperationSpec } from './contract.ts';
+import { docsRoutes } from './docs.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { createHandlers } from './handlers/index.ts';
 import type { AppContext, AppEnv, Handler, HandlerInput } from './http-types.ts';
@@ -66,6 +67,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const operation of contract.operations) {
     if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));
   }
+  // Before rate limiting and authentication: the docs and the contract need no key and count against no window.
+  app.route('/', docsRoutes());
   app.use(rateLimit(deps));
   app.use(authenticate());
   app.use(

@@ -14,3 +14,10 @@ export function generateApiKey(): string {
 export function hashKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
+
+/** The shape of a key the service issues: the prefix, then base64url characters. */
+const WELL_FORMED_KEY = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{16,252}$`);
+
+export function isWellFormedApiKey(secret: string): boolean {
+  return WELL_FORMED_KEY.test(secret);
+}

@@ -17,6 +17,11 @@ export interface NewApiKey {
   label?: string;
   perMinute?: number;
   perDay?: number;
+  /**
+   * A chosen secret instead of a random one, for a fixture that must print a known key (the
+   * stateful mock's development key). Never for a key that guards real data.
+   */
+  secret?: string;
 }
 
 export interface KeyStore {

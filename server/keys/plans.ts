@@ -1,6 +1,7 @@
 import { PLANS } from './key-store.ts';
 import type { ApiKeyRecord, NewApiKey, Plan } from './key-store.ts';
 import type { WindowLimits } from '../limiter/rate-limiter.ts';
+import { API_KEY_PREFIX, isWellFormedApiKey } from './api-key.ts';
 
 /** Section 8 of the interface document; enterprise keys carry their own limits. */
 export const PLAN_LIMITS: Readonly<Record<Exclude<Plan, 'enterprise'>, WindowLimits>> = {
@@ -27,8 +28,16 @@ export class InvalidApiKeyError extends Error {
   override readonly name = 'InvalidApiKeyError';
 }
 
-/** Throws InvalidApiKeyError unless `key` names a plan and carries limits exactly when it is enterprise. */
+/**
+ * Throws InvalidApiKeyError unless `key` names a plan, carries limits exactly when it is
+ * enterprise, and, when it brings its own secret, that secret looks like an issued key.
+ */
 export function assertValidNewApiKey(key: NewApiKey): void {
+  if (key.secret !== undefined && !isWellFormedApiKey(key.secret)) {
+    throw new InvalidApiKeyError(
+      `A chosen secret must start with "${API_KEY_PREFIX}" followed by 16 to 252 letters, digits, "-" or "_".`,
+    );
+  }
   if (!isPlan(key.plan)) {
     throw new InvalidApiKeyError(`Unknown plan "${key.plan}": use one of ${PLANS.join(', ')}.`);
   }

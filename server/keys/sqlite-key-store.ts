@@ -31,7 +31,7 @@ export class SqliteKeyStore implements KeyStore {
 
   async create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
     assertValidNewApiKey(key);
-    const secret = generateApiKey();
+    const secret = key.secret ?? generateApiKey();
     const record = this.#insert.get(
       key.label ?? null,
       key.plan,

@@ -1,0 +1,144 @@
+// A small HTTP server that reads each request whole, lets a handler decide the answer, and
+// writes it; plus the client the handlers use to pass a request on unchanged. Headers and
+// bodies cross it as they are, except the hop-by-hop headers that belong to one connection.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Exchange {
+  method: string;
+  /** Path and query, as received. */
+  url: string;
+  /** Lower-case names, as Node parses them. */
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface Answer {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+export interface Front {
+  /** e.g. `http://127.0.0.1:4010` */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export interface FrontOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  handle(exchange: Exchange): Promise<Answer>;
+  /** The answer when `handle` throws (the back end is down, say). */
+  fail(error: unknown, exchange: Exchange): Answer;
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'host',
+  // Recomputed from the body actually sent.
+  'content-length',
+]);
+
+export async function startFront(options: FrontOptions): Promise<Front> {
+  const server = http.createServer((request, response) => {
+    void (async () => {
+      const exchange: Exchange = {
+        method: request.method ?? 'GET',
+        url: request.url ?? '/',
+        headers: request.headers,
+        body: await readAll(request),
+      };
+      let answer: Answer;
+      try {
+        answer = await options.handle(exchange);
+      } catch (error) {
+        answer = options.fail(error, exchange);
+      }
+      response.writeHead(answer.status, { ...endToEnd(answer.headers), 'content-length': String(answer.body.length) });
+      // Node leaves the body out of a HEAD response by itself.
+      response.end(answer.body);
+    })().catch((error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))));
+  });
+  server.listen(options.port, options.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    origin: `http://${address}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Sends requests on to other servers over kept-alive connections. */
+export class Forwarder {
+  readonly #agent = new http.Agent({ keepAlive: true });
+
+  async send(origin: string, exchange: Exchange): Promise<Answer> {
+    try {
+      return await this.#sendOnce(origin, exchange);
+    } catch (error) {
+      // A kept-alive connection the other side closed just as it was reused: the request never
+      // arrived, so sending it again on a new connection is safe (as browsers do).
+      if (!(error instanceof StaleConnectionError)) throw error;
+      return this.#sendOnce(origin, exchange);
+    }
+  }
+
+  #sendOnce(origin: string, exchange: Exchange): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const hadBody = exchange.body.length > 0 || 'content-length' in exchange.headers || 'transfer-encoding' in exchange.headers;
+      const headers = { ...endToEnd(exchange.headers), ...(hadBody && { 'content-length': String(exchange.body.length) }) };
+      const request = http.request(new URL(exchange.url, origin), { method: exchange.method, headers, agent: this.#agent }, (response) => {
+        readAll(response).then(
+          (body) => resolve({ status: response.statusCode ?? 502, headers: withoutUndefined(response.headers), body }),
+          reject,
+        );
+      });
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up');
+        reject(stale ? new StaleConnectionError(error.message) : error);
+      });
+      request.end(exchange.body);
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}
+
+class StaleConnectionError extends Error {
+  readonly code = 'ECONNRESET';
+}
+
+function endToEnd(headers: http.IncomingHttpHeaders | Record<string, string | string[]>): Record<string, string | string[]> {
+  return Object.fromEntries(
+    Object.entries(withoutUndefined(headers)).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())),
+  );
+}
+
+function withoutUndefined(headers: http.IncomingHttpHeaders): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,44 @@
+// Where the docs live and whether they still match generated/. Kept free of the pipeline's heavy
+// imports (Redocly, openapi-typescript), so `npm start` and `npm run docs:serve` decide in a few
+// milliseconds that there is nothing to build.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ContractLocations } from '../pipeline/locations.ts';
+
+export interface DocsLocations {
+  dir: string;
+  page: string;
+  /** The bundled contract in generated/, each with its download copy next to the page. */
+  bundles: ReadonlyArray<{ name: string; source: string; copy: string }>;
+}
+
+export type DocsStatus = { state: 'current' } | { state: 'missing' | 'stale'; reason: string };
+
+const BUNDLE_NAMES = ['openapi.yaml', 'openapi.json'];
+
+export function docsLocations(locations: ContractLocations): DocsLocations {
+  const dir = path.join(locations.root, 'dist', 'docs');
+  return {
+    dir,
+    page: path.join(dir, 'index.html'),
+    bundles: BUNDLE_NAMES.map((name) => ({ name, source: path.join(locations.outDir, name), copy: path.join(dir, name) })),
+  };
+}
+
+/**
+ * The page is current when it is no older than the bundles in generated/ and its download copies
+ * equal them. The age check catches a build that stopped after copying the bundles; the content
+ * check catches a generated/ restored with old modification times.
+ */
+export async function docsStatus(locations: ContractLocations): Promise<DocsStatus> {
+  const docs = docsLocations(locations);
+  const page = await stat(docs.page).catch(() => undefined);
+  if (!page) return { state: 'missing', reason: 'dist/docs/index.html does not exist' };
+  for (const bundle of docs.bundles) {
+    const source = await stat(bundle.source);
+    if (source.mtimeMs > page.mtimeMs) return { state: 'stale', reason: `dist/docs/index.html is older than generated/${bundle.name}` };
+    const [expected, copied] = await Promise.all([readFile(bundle.source), readFile(bundle.copy).catch(() => undefined)]);
+    if (!copied?.equals(expected)) return { state: 'stale', reason: `dist/docs/${bundle.name} differs from generated/${bundle.name}` };
+  }
+  return { state: 'current' };
+}

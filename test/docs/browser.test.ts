@@ -1,0 +1,212 @@
+// The built docs page (dist/docs/index.html), opened from disk in Debian's headless Chromium with
+// every network request blocked and recorded, as a reader on a plane would open it.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureDocs } from '../../scripts/docs/ensure.ts';
+import { docsLocations } from '../../scripts/docs/status.ts';
+import { contractLocations } from '../../scripts/pipeline/locations.ts';
+import {
+  componentSchema,
+  contract,
+  jsonContent,
+  keywords,
+  namedExamples,
+  operations,
+  propertyOf,
+  requestBody,
+  resolve,
+  responses,
+} from '../spec/contract.ts';
+import type { ParameterObject } from 'openapi-typescript';
+
+const CHROMIUM = '/usr/bin/chromium';
+// The flags of the machine's notes: without the background-networking ones, Chromium itself tries
+// to reach Google's hosts, which this machine's closed network refuses.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const chromiumInstalled = existsSync(CHROMIUM);
+if (!chromiumInstalled) {
+  console.warn(`test/docs/browser.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`);
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const locations = contractLocations(repoRoot);
+const docs = docsLocations(locations);
+const pageUrl = pathToFileURL(docs.page).href;
+
+const operationViews = operations.map(({ operationId, operation }) => {
+  const [, successResponse] = responses(operationId)[0]!;
+  const body = requestBody(operationId);
+  return {
+    operationId,
+    summary: operation.summary!,
+    tag: operation.tags![0]!,
+    deprecated: operation.deprecated === true,
+    sunset: (operation as Record<string, unknown>)['x-sunset'] as string | undefined,
+    parameters: (operation.parameters ?? []).map((parameter) => resolve<ParameterObject>(parameter).name),
+    bodyFields: body ? Object.keys(keywords(jsonContent(body).schema).properties as object) : [],
+    statuses: responses(operationId).map(([status]) => status),
+    headers: Object.keys(successResponse.headers ?? {}),
+    /** The strings of the success response's first example, as its JSON sample shows them. */
+    exampleStrings: stringLeaves(namedExamples(jsonContent(successResponse))[0]![1].value).map((text) => JSON.stringify(text)),
+  };
+});
+
+describe.skipIf(!chromiumInstalled)(
+  `docs page in headless Chromium${chromiumInstalled ? '' : ` (skipped: ${CHROMIUM} is not installed)`}`,
+  { timeout: 60_000 },
+  () => {
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    /** Every request that left the page: anything but the file itself and in-memory data: or blob: URLs. */
+    const attempted: string[] = [];
+    const pageErrors: string[] = [];
+
+    beforeAll(async () => {
+      const ensured = await ensureDocs(locations);
+      if (ensured.outcome === 'failed') throw new Error(ensured.problem);
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+      await context.route('**/*', (route) => (isThePage(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
+      context.on('request', (request) => {
+        if (!isThePage(request.url()) && !/^(data|blob):/.test(request.url())) attempted.push(`${request.method()} ${request.url()}`);
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    beforeEach(async () => {
+      attempted.length = 0;
+      pageErrors.length = 0;
+      page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('websocket', (socket) => attempted.push(`WebSocket ${socket.url()}`));
+      await page.goto(pageUrl, { waitUntil: 'load' });
+      await expect.poll(() => page.getByRole('heading', { name: `${contract.info.title} (${contract.info.version})` }).isVisible()).toBe(true);
+    });
+
+    afterEach(async () => {
+      await page.close();
+      expect(attempted, 'requests the page attempted').toEqual([]);
+      expect(pageErrors, 'uncaught errors on the page').toEqual([]);
+    });
+
+    it('opens with no request leaving the page, and renders the overview (saved as dist/docs/screenshot.png)', async () => {
+      await page.waitForLoadState('networkidle');
+
+      await page.screenshot({ path: path.join(docs.dir, 'screenshot.png'), fullPage: true });
+      for (const section of ['Authentication', 'Rate limits', 'Errors']) {
+        await expect.poll(() => page.getByRole('heading', { name: section }).isVisible(), { message: section }).toBe(true);
+      }
+    });
+
+    it('shows the servers of the contract', async () => {
+      for (const server of contract.servers!) {
+        for (const text of [server.description!, server.url]) {
+          await expect.poll(() => visible(page.getByText(text, { exact: true })), { message: text }).toBe(true);
+        }
+      }
+    });
+
+    it('shows the rate-limit table of the plans', async () => {
+      await expect.poll(() => visible(page.getByRole('row', { name: 'Plan Requests per minute Requests per day' }))).toBe(true);
+      for (const row of ['Free 60 1,000', 'Pro 300 10,000', 'Business 1,000 100,000', 'Enterprise custom custom']) {
+        await expect.poll(() => visible(page.getByRole('row', { name: row, exact: true })), { message: row }).toBe(true);
+      }
+    });
+
+    it('shows every error code of the Error schema in the error table', async () => {
+      const codes = keywords(propertyOf(componentSchema('Error'), 'code')).enum as string[];
+      for (const code of codes) {
+        await expect.poll(() => visible(page.getByRole('row', { name: new RegExp(`^${code} \\d{3} `) })), { message: code }).toBe(true);
+      }
+    });
+
+    it('links the bundled contract for download, next to the page', async () => {
+      for (const bundle of docs.bundles) {
+        const link = page.getByRole('link', { name: `Download ${bundle.name}` });
+        await expect.poll(() => visible(link), { message: bundle.name }).toBe(true);
+        const target = fileURLToPath(new URL((await link.first().getAttribute('href'))!, pageUrl));
+        expect(await readFile(target, 'utf8')).toBe(await readFile(bundle.source, 'utf8'));
+      }
+    });
+
+    it.each(operationViews)(
+      'shows $operationId ($summary) with its parameters, body, responses, headers and examples',
+      async (view) => {
+        await openOperation(page, view.tag, view.summary);
+        const section = operationSection(page, view.summary);
+
+        for (const name of [...view.parameters, ...view.bodyFields, ...view.headers, ...view.statuses]) {
+          await expect.poll(() => visible(section.getByText(name, { exact: true })), { message: name }).toBe(true);
+        }
+        const shown = await section.innerText();
+        for (const text of view.exampleStrings) expect(shown, 'the example of the success response').toContain(text);
+        await expect.poll(() => visible(section.getByText(view.operationId, { exact: true })), { message: 'operation id' }).toBe(true);
+        await section.screenshot({ path: path.join(docs.dir, `screenshot-${view.operationId}.png`) });
+      },
+    );
+
+    it.each(operationViews)('marks $operationId deprecated, with its removal date, only when the contract does', async (view) => {
+      await openOperation(page, view.tag, view.summary);
+      const section = operationSection(page, view.summary);
+
+      expect(await visible(section.getByText(/^deprecated$/i))).toBe(view.deprecated);
+      if (view.sunset) expect(await visible(section.getByText(view.sunset))).toBe(true);
+    });
+
+    it('finds createPet with the search box and opens it', async () => {
+      const createPet = operationViews.find((view) => view.operationId === 'createPet')!;
+      await page.getByText(/^Search\b/).filter({ visible: true }).first().click();
+      await page.getByPlaceholder('Search docs...').fill('createPet');
+      const result = page.getByTestId('search-dialog').getByRole('link', { name: new RegExp(createPet.summary) });
+      await expect.poll(() => visible(result)).toBe(true);
+
+      await result.first().click();
+
+      await expect.poll(() => visible(page.getByRole('heading', { name: createPet.summary }))).toBe(true);
+    });
+  },
+);
+
+function stringLeaves(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(stringLeaves);
+  return [];
+}
+
+function isThePage(url: string): boolean {
+  return url.split('#')[0] === pageUrl;
+}
+
+/** Whether any element the locator matches is visible (Redoc renders the sidebar twice, once hidden). */
+async function visible(locator: Locator): Promise<boolean> {
+  return (await locator.filter({ visible: true }).count()) > 0;
+}
+
+/** Opens an operation the way a reader does: expand its tag in the sidebar, click its entry. */
+async function openOperation(page: Page, tag: string, summary: string): Promise<void> {
+  await page.getByRole('link', { name: tag, exact: true }).filter({ visible: true }).click();
+  await page.getByRole('link', { name: new RegExp(`^${summary}`) }).filter({ visible: true }).click();
+  await expect.poll(() => visible(page.getByRole('heading', { name: summary }))).toBe(true);
+}
+
+/** The part of the page that documents one operation, found by its heading. */
+function operationSection(page: Page, summary: string): Locator {
+  return page.locator('[data-section-id]').filter({ has: page.getByRole('heading', { name: summary }) });
+}

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../mock/prism.ts';
+import { AUTHORIZED, exampleValue, expectContractError, headerExample, RATE_LIMIT_HEADERS } from './support.ts';
+
+describe('startMock with the contract examples', { timeout: 30_000 }, () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock();
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  const request = (path: string, init: RequestInit = {}) =>
+    fetch(mock.url + path, { ...init, headers: { ...AUTHORIZED, ...(init.headers as Record<string, string>) } });
+  const createPet = (body: string, headers: Record<string, string> = {}) =>
+    request('/v1/pets', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+
+  describe('listPets', () => {
+    it('serves GET /v1/pets with the first named example and the declared headers', async () => {
+      const response = await request('/v1/pets');
+
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(await response.json()).toEqual(exampleValue('PetsFirstPage'));
+      for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toBe(headerExample(name));
+      expect(response.headers.get('Link')).toBe(headerExample('Link-Next'));
+    });
+
+    it('answers with another named example when asked with Prefer: example=...', async () => {
+      const response = await request('/v1/pets', { headers: { Prefer: 'example=PetsEmpty' } });
+
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(exampleValue('PetsEmpty'));
+    });
+
+    it('answers 429 with the chosen Error example and Retry-After when asked with Prefer: code=429, example=...', async () => {
+      const response = await request('/v1/pets', { headers: { Prefer: 'code=429, example=ErrorKeyBanned' } });
+
+      expect(response.headers.get('Retry-After')).toBe(headerExample('Retry-After'));
+      expect(await expectContractError(response, 429, 'key_banned')).toEqual(exampleValue('ErrorKeyBanned'));
+    });
+
+    it('answers HEAD like GET, without a body', async () => {
+      const response = await request('/v1/pets', { method: 'HEAD' });
+
+      expect(response.status).toBe(200);
+      expect(response.headers.get('X-RateLimit-Limit')).toBe(headerExample('X-RateLimit-Limit'));
+      expect(await response.text()).toBe('');
+    });
+
+    it('lets a browser call it from any origin (CORS preflight)', async () => {
+      const response = await fetch(`${mock.url}/v1/pets`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+      });
+
+      expect(response.status).toBe(204);
+      expect(response.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:5173');
+    });
+  });
+
+  describe('getPet', () => {
+    it("carries the contract's Deprecation, Sunset and successor Link, not Prism's `Deprecation: true`", async () => {
+      const response = await request('/v1/pets/42');
+
+      expect(await response.json()).toEqual(exampleValue('PetFound'));
+      expect(response.headers.get('Deprecation')).toBe(headerExample('Deprecation'));
+      expect(response.headers.get('Sunset')).toBe(headerExample('Sunset'));
+      expect(response.headers.get('Link')).toBe(headerExample('Link-Successor'));
+    });
+
+    it("answers Prefer: code=404 with the contract's ErrorNotFound body and the operation's headers", async () => {
+      const response = await request('/v1/pets/42', { headers: { Prefer: 'code=404' } });
+
+      expect(response.headers.get('Deprecation')).toBe(headerExample('Deprecation'));
+      expect(await expectContractError(response, 404, 'not_found')).toEqual(exampleValue('ErrorNotFound'));
+    });
+
+    it('answers a Prefer code the operation does not declare with a 400 naming the header', async () => {
+      const response = await request('/v1/pets/42', { headers: { Prefer: 'code=418' } });
+
+      const { message } = await expectContractError(response, 400, 'validation_failed');
+      expect(message).toContain('Prefer');
+    });
+  });
+
+  describe('authentication', () => {
+    it.each(['/v1/pets', '/v1/pets/42', '/v1/no-such-thing'])(
+      'answers %s without Authorization with 401, the Error body and WWW-Authenticate',
+      async (path) => {
+        const response = await fetch(mock.url + path);
+
+        expect(response.headers.get('WWW-Authenticate')).toBe('Bearer');
+        await expectContractError(response, 401, 'unauthorized');
+      },
+    );
+
+    it("answers a declared 401 with the contract's own example", async () => {
+      const response = await fetch(`${mock.url}/v1/pets`);
+
+      expect(await expectContractError(response, 401, 'unauthorized')).toEqual(exampleValue('ErrorUnauthorized'));
+    });
+  });
+
+  describe('routing', () => {
+    it.each(['/nope', '/v1/nope', '/pets', '/v1/pets/42/photos', '/__animal-store-mock/generation'])(
+      'answers the unknown path %s with 404 and the Error body, not Prism\'s problem+json',
+      async (path) => {
+        await expectContractError(await request(path), 404, 'not_found');
+      },
+    );
+
+    it.each([
+      ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
+      ['PUT', '/v1/pets/42', 'GET, HEAD'],
+      ['POST', '/v1/pets/42', 'GET, HEAD'],
+    ])('answers %s %s with 405, the Error body and Allow: %s', async (method, path, allow) => {
+      const response = await request(path, { method });
+
+      expect(response.headers.get('Allow')).toBe(allow);
+      await expectContractError(response, 405, 'method_not_allowed');
+    });
+  });
+
+  describe('invalid requests', () => {
+    it.each([
+      ['an unknown body field', () => createPet('{"name":"Rex","categoryId":3,"colour":"red"}'), /colour/],
+      ['a missing required field', () => createPet('{"name":"Rex"}'), /categoryId/],
+      ['a limit out of range', () => request('/v1/pets?limit=500'), /limit/],
+      ['a petId that is not a number', () => request('/v1/pets/abc'), /petid/i],
+    ])('answers %s with 400 validation_failed naming what is wrong', async (_case, send, named) => {
+      const { message } = await expectContractError(await send(), 400, 'validation_failed');
+
+      expect(message).toMatch(named);
+    });
+
+    it('answers a body that is not JSON with 400 malformed_json', async () => {
+      const { message } = await expectContractError(await createPet('{"name":'), 400, 'malformed_json');
+
+      expect(message).toMatch(/not valid JSON/);
+    });
+
+    it('answers a body that is not application/json with 415', async () => {
+      await expectContractError(await createPet('name=Rex', { 'Content-Type': 'text/plain' }), 415, 'unsupported_media_type');
+    });
+
+    it('answers a valid createPet with 201, the PetCreated example and Location', async () => {
+      const response = await createPet(JSON.stringify(exampleValue('NewPetMinimal')));
+
+      expect(response.status).toBe(201);
+      expect(response.headers.get('Location')).toBe(headerExample('Location'));
+      expect(await response.json()).toEqual(exampleValue('PetCreated'));
+    });
+  });
+});
