@@ -1,18 +1,13 @@
 // The stateful mock: the real server on an in-memory database, seeded with the pets of the
 // contract's examples, with a fixed development key. Prism keeps no state; this does, so a pet
 // created can be listed and fetched, and the rate limits are the real ones.
-import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
-import { createApp } from '../server/app.ts';
 import { clientAddressResolver } from '../server/client-address.ts';
-import { systemClock } from '../server/clock.ts';
 import { loadContract, resolveRef, type OpenApiDocument } from '../server/contract.ts';
-import { getOrCreateSecret, openDatabase, type Database } from '../server/database.ts';
-import { SqliteKeyStore } from '../server/keys/sqlite-key-store.ts';
-import { createMemoryRateLimiter } from '../server/limiter/memory-rate-limiter.ts';
+import type { Database } from '../server/database.ts';
+import { listen } from '../server/listen.ts';
 import { createLogger, type LogLevel } from '../server/logger.ts';
 import type { Pet, PetStore } from '../server/store/pet-store.ts';
-import { SqlitePetStore } from '../server/store/sqlite-pet-store.ts';
+import { openService } from '../server/service.ts';
 import { MOCK_HOST, type RunningMock } from './mock-server.ts';
 
 /** Printed by `npm run mock:stateful` and documented in the README: it guards nothing real. */
@@ -37,40 +32,24 @@ export interface RunningStatefulMock extends RunningMock {
 export async function startStatefulMock(options: StatefulMockOptions = {}): Promise<RunningStatefulMock> {
   const { port = 0, corsOrigins, logLevel = 'warn' } = options;
   const contract = loadContract();
-  const db = openDatabase(':memory:');
-  const pets = new SqlitePetStore(db);
-  const keys = new SqliteKeyStore(db);
-  await keys.create({ plan: 'free', label: 'stateful mock development key', secret: STATEFUL_MOCK_KEY });
-  const seeded = await seedPets(db, pets, examplePets(contract.document));
-
-  const app = createApp({
-    pets,
-    keys,
-    limiters: { keys: createMemoryRateLimiter({ clock: systemClock }), addresses: createMemoryRateLimiter({ clock: systemClock }) },
-    clock: systemClock,
+  const service = openService({
+    databasePath: ':memory:',
     logger: createLogger(logLevel),
-    cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
     clientAddress: clientAddressResolver(false),
     corsOrigins,
     contract,
   });
-  const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: MOCK_HOST, port }, (info) => resolve({ server: started, address: info }));
-    started.once('error', reject);
-  });
+  await service.keys.create({ plan: 'free', label: 'stateful mock development key', secret: STATEFUL_MOCK_KEY });
+  const seeded = await seedPets(service.db, service.pets, examplePets(contract.document));
+  const listening = await listen(service.app.fetch, MOCK_HOST, port);
   return {
-    url: `http://${address.address}:${address.port}`,
+    url: listening.origin,
     apiKey: STATEFUL_MOCK_KEY,
     seeded,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          db.close();
-          if (error) reject(error);
-          else resolve();
-        });
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
+    close: async () => {
+      await listening.close();
+      service.close();
+    },
   };
 }
 

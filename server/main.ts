@@ -1,14 +1,9 @@
 import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
 import { clientAddressResolver } from './client-address.ts';
-import { systemClock } from './clock.ts';
 import { ConfigError, readConfig } from './config.ts';
-import { getOrCreateSecret, openDatabase } from './database.ts';
 import { ensureDevelopmentKey } from './keys/development-key.ts';
-import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
-import { createMemoryRateLimiter } from './limiter/memory-rate-limiter.ts';
 import { createLogger } from './logger.ts';
-import { SqlitePetStore } from './store/sqlite-pet-store.ts';
+import { openService } from './service.ts';
 
 function readConfigOrExit() {
   try {
@@ -22,24 +17,18 @@ function readConfigOrExit() {
 
 const config = readConfigOrExit();
 const print = (line: string) => process.stdout.write(`${line}\n`);
-const db = openDatabase(config.databasePath);
-const keys = new SqliteKeyStore(db);
-await ensureDevelopmentKey(keys, print);
-
-const app = createApp({
-  pets: new SqlitePetStore(db),
-  keys,
-  limiters: { keys: createMemoryRateLimiter({ clock: systemClock }), addresses: createMemoryRateLimiter({ clock: systemClock }) },
-  clock: systemClock,
+const { app, keys, close: closeDatabase } = openService({
+  databasePath: config.databasePath,
   logger: createLogger(config.logLevel),
-  cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
   clientAddress: clientAddressResolver(config.trustProxy),
   corsOrigins: config.corsOrigins,
 });
+await ensureDevelopmentKey(keys, print);
 
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
   const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
   print(`Animal Store API listening on http://${host}:${info.port}/v1 (database: ${config.databasePath})`);
+  print(`Reference docs at http://${host}:${info.port}/docs`);
 });
 
 let stopping = false;
@@ -59,7 +48,7 @@ function shutdown(signal: string) {
     if ('closeAllConnections' in server) server.closeAllConnections();
   }, config.shutdownTimeoutMs).unref();
   server.close(() => {
-    db.close();
+    closeDatabase();
     process.exit(0);
   });
   if ('closeIdleConnections' in server) server.closeIdleConnections();

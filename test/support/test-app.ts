@@ -1,10 +1,6 @@
-import { createApp } from '../../server/app.ts';
-import { getOrCreateSecret, openDatabase } from '../../server/database.ts';
 import type { NewApiKey } from '../../server/keys/key-store.ts';
-import { SqliteKeyStore } from '../../server/keys/sqlite-key-store.ts';
-import { createMemoryRateLimiter } from '../../server/limiter/memory-rate-limiter.ts';
 import { createLogger, type LogLevel } from '../../server/logger.ts';
-import { SqlitePetStore } from '../../server/store/sqlite-pet-store.ts';
+import { openService } from '../../server/service.ts';
 import { FakeClock } from './fake-clock.ts';
 
 export interface TestAppOptions {
@@ -21,19 +17,12 @@ export interface TestAppOptions {
  */
 export async function createTestApp(options: TestAppOptions = {}) {
   const clock = new FakeClock();
-  const db = openDatabase(':memory:');
-  const pets = new SqlitePetStore(db);
-  const keys = new SqliteKeyStore(db, clock);
-  const limiters = { keys: createMemoryRateLimiter({ clock }), addresses: createMemoryRateLimiter({ clock }) };
   const logLines: string[] = [];
   let clientAddress = options.clientAddress ?? '192.0.2.1';
-  const app = createApp({
-    pets,
-    keys,
-    limiters,
+  const { app, db, pets, keys, limiters, close } = openService({
+    databasePath: ':memory:',
     clock,
     logger: createLogger(options.logLevel ?? 'info', (line) => logLines.push(line)),
-    cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
     clientAddress: () => clientAddress,
     corsOrigins: options.corsOrigins,
   });
@@ -64,7 +53,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     setClientAddress(address: string) {
       clientAddress = address;
     },
-    close: () => db.close(),
+    close,
   };
 }
 

@@ -1,5 +1,4 @@
-import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../../../server/listen.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
@@ -118,13 +117,11 @@ describe('rate limits over HTTP', () => {
 
   it('of 200 simultaneous requests on a fresh free key against a listening server, exactly 60 succeed', async () => {
     const app = await appWithKey('free');
-    const server = serve({ fetch: app.app.fetch, hostname: '127.0.0.1', port: 0 });
-    await new Promise((resolve) => server.once('listening', resolve));
+    const server = await listen(app.app.fetch, '127.0.0.1', 0);
     try {
-      const { port } = server.address() as AddressInfo;
       const statuses = await Promise.all(
         Array.from({ length: 200 }, () =>
-          fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: { Authorization: `Bearer ${app.apiKey}` } }).then(async (response) => {
+          fetch(`${server.origin}/v1/pets`, { headers: { Authorization: `Bearer ${app.apiKey}` } }).then(async (response) => {
             await response.arrayBuffer();
             return response.status;
           }),
@@ -133,7 +130,7 @@ describe('rate limits over HTTP', () => {
       expect(statuses.filter((status) => status === 200)).toHaveLength(60);
       expect(statuses.filter((status) => status === 429)).toHaveLength(140);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 });

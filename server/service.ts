@@ -1,0 +1,35 @@
+import type { Hono } from 'hono';
+import { createApp, type AppDeps } from './app.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { getOrCreateSecret, openDatabase, type Database } from './database.ts';
+import type { AppEnv } from './http-types.ts';
+import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
+import { createMemoryRateLimiter, type MemoryRateLimiter } from './limiter/memory-rate-limiter.ts';
+import { SqlitePetStore } from './store/sqlite-pet-store.ts';
+
+export interface ServiceOptions extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins' | 'contract'> {
+  databasePath: string;
+  clock?: Clock;
+}
+
+export interface Service {
+  app: Hono<AppEnv>;
+  db: Database;
+  pets: SqlitePetStore;
+  keys: SqliteKeyStore;
+  limiters: { keys: MemoryRateLimiter; addresses: MemoryRateLimiter };
+  close(): void;
+}
+
+/**
+ * The service with its production parts: SQLite storage and keys, in-memory limiters. The
+ * process, the stateful mock and the tests all wire it here, so they run the same thing.
+ */
+export function openService({ databasePath, clock = systemClock, ...deps }: ServiceOptions): Service {
+  const db = openDatabase(databasePath);
+  const pets = new SqlitePetStore(db);
+  const keys = new SqliteKeyStore(db, clock);
+  const limiters = { keys: createMemoryRateLimiter({ clock }), addresses: createMemoryRateLimiter({ clock }) };
+  const app = createApp({ ...deps, pets, keys, limiters, clock, cursorSecret: getOrCreateSecret(db, 'cursor-secret') });
+  return { app, db, pets, keys, limiters, close: () => db.close() };
+}
