@@ -8,6 +8,7 @@ import { listen } from '../server/listen.ts';
 import { createLogger, type LogLevel } from '../server/logger.ts';
 import type { Pet, PetStore } from '../server/store/pet-store.ts';
 import { openService } from '../server/service.ts';
+import { statement } from '../server/store/statement-cache.ts';
 import { MOCK_HOST, type RunningMock } from './mock-server.ts';
 
 /** Printed by `npm run mock:stateful` and documented in the README: it guards nothing real. */
@@ -84,8 +85,8 @@ export function examplePets(document: OpenApiDocument): Pet[] {
  * `sqlite_sequence` entry, which may be set by ordinary statements.
  */
 async function seedPets(db: Database, store: PetStore, pets: Pet[]): Promise<Pet[]> {
-  const update = db.prepare<[number]>("UPDATE sqlite_sequence SET seq = ? WHERE name = 'pets'");
-  const insert = db.prepare<[number]>("INSERT INTO sqlite_sequence (name, seq) VALUES ('pets', ?)");
+  const update = statement<[number]>(db, "UPDATE sqlite_sequence SET seq = ? WHERE name = 'pets'");
+  const insert = statement<[number]>(db, "INSERT INTO sqlite_sequence (name, seq) VALUES ('pets', ?)");
   const seeded: Pet[] = [];
   for (const { id, name, categoryId, status } of pets) {
     if (update.run(id - 1).changes === 0) insert.run(id - 1);

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { statement } from './statement-cache.ts';
 
 /**
  * The schema, as numbered steps. A database records in `user_version` the last step it has
@@ -52,7 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): void {
   const latest = migrations.at(-1)?.version ?? 0;
   db.transaction(() => {
-    const current = db.pragma('user_version', { simple: true }) as number;
+    const current = statement<[], number>(db, 'PRAGMA user_version').pluck().get() ?? 0;
     if (current > latest) {
       throw new Error(
         `The database is at schema version ${current}, newer than this program knows (${latest}); run a newer version of the service.`,
@@ -61,7 +62,7 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
     }
   }).immediate();
 }
