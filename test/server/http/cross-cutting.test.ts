@@ -10,6 +10,7 @@ import {
   expectJsonContentType,
   postRaw,
   useUpMinuteWindow,
+  withApp,
   type ErrorBody,
   type Send,
 } from './http-support.ts';
@@ -23,15 +24,6 @@ beforeAll(async () => {
   await addPets(t, ['available']);
 });
 afterAll(() => t.close());
-
-async function withApp<T>(body: (app: TestApp) => Promise<T>, options?: Parameters<typeof createTestApp>[0]): Promise<T> {
-  const app = await createTestApp(options);
-  try {
-    return await body(app);
-  } finally {
-    app.close();
-  }
-}
 
 /** An internal failure with the kind of detail that must never reach a client. */
 function internalFailure(): Error {

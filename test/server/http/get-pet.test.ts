@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { DEPRECATION_HEADERS, SUNSET, addPets, expectError, expectJsonContentType, useUpMinuteWindow, type Send } from './http-support.ts';
+import { DEPRECATION_HEADERS, SUNSET, addPets, expectError, expectJsonContentType, useUpMinuteWindow, withApp, type Send } from './http-support.ts';
 
 let t: TestApp;
 let pets: Pet[];
@@ -18,16 +18,6 @@ function expectDeprecationHeaders(response: Response): void {
     Sunset: response.headers.get('Sunset'),
     Link: response.headers.get('Link'),
   }).toEqual(DEPRECATION_HEADERS);
-}
-
-/** A fresh app per case, so a changed clock or a used-up window stays within its case. */
-async function withApp<T>(body: (app: TestApp) => Promise<T>, options?: Parameters<typeof createTestApp>[0]): Promise<T> {
-  const app = await createTestApp(options);
-  try {
-    return await body(app);
-  } finally {
-    app.close();
-  }
 }
 
 describe('GET /pets/{petId}', () => {

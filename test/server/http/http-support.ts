@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
-import type { TestApp } from '../../support/test-app.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
 
 /** Sends one request to an app; Hono's `app.request` may answer synchronously. */
 export type Send = (app: TestApp) => Response | Promise<Response>;
@@ -91,4 +91,14 @@ export async function useUpMinuteWindow(t: TestApp, path = '/v1/pets', perMinute
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A fresh app per case, so a changed clock or a used-up window stays within its case. */
+export async function withApp<T>(body: (app: TestApp) => Promise<T>, options?: TestAppOptions): Promise<T> {
+  const app = await createTestApp(options);
+  try {
+    return await body(app);
+  } finally {
+    app.close();
+  }
 }
