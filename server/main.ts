@@ -2,7 +2,7 @@ import { serve } from '@hono/node-server';
 import { clientAddressResolver } from './client-address.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { ensureDevelopmentKey } from './keys/development-key.ts';
-import { createLogger } from './logger.ts';
+import { batchedStdout, createLogger } from './logger.ts';
 import { openService } from './service.ts';
 
 function readConfigOrExit() {
@@ -16,10 +16,12 @@ function readConfigOrExit() {
 }
 
 const config = readConfigOrExit();
-const print = (line: string) => process.stdout.write(`${line}\n`);
+// One writer for every line, so the log and the messages below keep their order.
+const stdout = batchedStdout();
+const print = (line: string) => stdout(`${line}\n`);
 const { app, keys, close: closeDatabase } = openService({
   databasePath: config.databasePath,
-  logger: createLogger(config.logLevel),
+  logger: createLogger(config.logLevel, stdout),
   clientAddress: clientAddressResolver(config.trustProxy),
   corsOrigins: config.corsOrigins,
 });

@@ -1,9 +1,14 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { systemClock } from '../clock.ts';
 import type { Clock } from '../clock.ts';
+import { changeDetector } from '../store/change-detector.ts';
+import { ReadCache } from '../store/read-cache.ts';
 import { generateApiKey, hashKey } from './api-key.ts';
 import { assertValidNewApiKey } from './plans.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey, Plan } from './key-store.ts';
+
+/** Every request looks its key up; the active keys of a deployment fit in memory many times over. */
+const CACHED_KEYS = 10_000;
 
 const KEY_COLUMNS =
   'id, label, plan, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt, revoked_at AS revokedAt';
@@ -15,6 +20,7 @@ export class SqliteKeyStore implements KeyStore {
   readonly #list: Statement<[], ApiKeyRecord>;
   readonly #revoke: Statement<[string, number]>;
   readonly #count: Statement<[], number>;
+  readonly #active: ReadCache<ApiKeyRecord>;
 
   constructor(db: Database, clock: Clock = systemClock) {
     this.#clock = clock;
@@ -27,6 +33,9 @@ export class SqliteKeyStore implements KeyStore {
     // A second revoke keeps the first date: when the key stopped working.
     this.#revoke = db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?');
     this.#count = db.prepare<[], number>('SELECT count(*) FROM api_keys').pluck();
+    // A revocation by the keys tool is a commit by another connection: it empties the cache
+    // before the next lookup, so a revoked key is refused at once.
+    this.#active = new ReadCache(changeDetector(db), CACHED_KEYS);
   }
 
   async create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
@@ -47,7 +56,9 @@ export class SqliteKeyStore implements KeyStore {
   async findActive(secret: string): Promise<ApiKeyRecord | undefined> {
     // The lookup compares SHA-256 digests, which an attacker cannot steer toward a stored one,
     // so its timing tells nothing about which keys exist.
-    return this.#findActive.get(hashKey(secret));
+    // Cached by digest, so no secret stays in memory beyond its request.
+    const digest = hashKey(secret);
+    return this.#active.get(digest, () => this.#findActive.get(digest));
   }
 
   async list(): Promise<ApiKeyRecord[]> {

@@ -1,5 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { changeDetector } from './change-detector.ts';
 import type { NewPet, Pet, PetPage, PetPageQuery, PetStatus, PetStore } from './pet-store.ts';
+import { ReadCache } from './read-cache.ts';
 
 const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
 
@@ -16,17 +18,26 @@ export const PET_QUERIES = {
 /** A lone UTF-16 surrogate cannot be stored as UTF-8 text; SQLite would silently replace it. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** Bounds of the read caches: popular pages and pets are read again and again between writes. */
+const CACHED_PAGES = 1_000;
+const CACHED_PETS = 10_000;
+
 export class SqlitePetStore implements PetStore {
   readonly #insert: Statement<[string, number, PetStatus], Pet>;
   readonly #get: Statement<[number], Pet>;
   readonly #page: Statement<[number, number], Pet>;
   readonly #pageByStatus: Statement<[PetStatus, number, number], Pet>;
+  readonly #pages: ReadCache<PetPage>;
+  readonly #pets: ReadCache<Pet>;
 
   constructor(db: Database) {
     this.#insert = db.prepare(PET_QUERIES.insert);
     this.#get = db.prepare(PET_QUERIES.get);
     this.#page = db.prepare(PET_QUERIES.page);
     this.#pageByStatus = db.prepare(PET_QUERIES.pageByStatus);
+    // Any commit, by this process or another one, empties them before the next read.
+    this.#pages = new ReadCache(changeDetector(db), CACHED_PAGES);
+    this.#pets = new ReadCache(changeDetector(db), CACHED_PETS);
   }
 
   async create(pet: Required<NewPet>): Promise<Pet> {
@@ -40,15 +51,17 @@ export class SqlitePetStore implements PetStore {
   }
 
   async get(id: number): Promise<Pet | undefined> {
-    return this.#get.get(id);
+    return this.#pets.get(String(id), () => this.#get.get(id));
   }
 
   async list({ limit, status, afterId = 0 }: PetPageQuery): Promise<PetPage> {
-    // One row beyond the page tells whether another page exists, without counting.
-    const rows =
-      status === undefined
-        ? this.#page.all(afterId, limit + 1)
-        : this.#pageByStatus.all(status, afterId, limit + 1);
-    return { pets: rows.slice(0, limit), hasMore: rows.length > limit };
+    return this.#pages.get(`${status ?? ''}:${afterId}:${limit}`, () => {
+      // One row beyond the page tells whether another page exists, without counting.
+      const rows =
+        status === undefined
+          ? this.#page.all(afterId, limit + 1)
+          : this.#pageByStatus.all(status, afterId, limit + 1);
+      return { pets: rows.slice(0, limit), hasMore: rows.length > limit };
+    })!;
   }
 }

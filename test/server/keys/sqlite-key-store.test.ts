@@ -90,9 +90,44 @@ describe('SqliteKeyStore.findActive', () => {
   it('finds nothing once the key is revoked, while other keys still work', async () => {
     const revoked = await store.create({ plan: 'free' });
     const kept = await store.create({ plan: 'free' });
+    expect(await store.findActive(revoked.secret)).toEqual(revoked.record);
     await store.revoke(revoked.record.id);
     expect(await store.findActive(revoked.secret)).toBeUndefined();
     expect(await store.findActive(kept.secret)).toEqual(kept.record);
+  });
+});
+
+describe('SqliteKeyStore.findActive with another process on the same database', () => {
+  it('finds nothing on the very next lookup once the keys tool, on its own connection, revokes the key', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const serverDb = openDatabase(path);
+    const toolDb = openDatabase(path);
+    try {
+      const server = new SqliteKeyStore(serverDb, clock);
+      const { record, secret } = await server.create({ plan: 'pro' });
+      expect(await server.findActive(secret)).toEqual(record);
+      await new SqliteKeyStore(toolDb, clock).revoke(record.id);
+      expect(await server.findActive(secret)).toBeUndefined();
+    } finally {
+      toolDb.close();
+      serverDb.close();
+    }
+  });
+
+  it('finds a key the keys tool created on its own connection', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const serverDb = openDatabase(path);
+    const toolDb = openDatabase(path);
+    try {
+      const server = new SqliteKeyStore(serverDb, clock);
+      const other = await server.create({ plan: 'free' });
+      expect(await server.findActive(other.secret)).toEqual(other.record);
+      const created = await new SqliteKeyStore(toolDb, clock).create({ plan: 'business' });
+      expect(await server.findActive(created.secret)).toEqual(created.record);
+    } finally {
+      toolDb.close();
+      serverDb.close();
+    }
   });
 });
 

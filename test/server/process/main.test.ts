@@ -18,8 +18,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(databasePath = join(dir, 'nested', 'store.db')) {
-  const server = await startServerProcess({ DATABASE_PATH: databasePath });
+async function start(databasePath = join(dir, 'nested', 'store.db'), env: Record<string, string> = {}) {
+  const server = await startServerProcess({ DATABASE_PATH: databasePath, ...env });
   running.push(server);
   return server;
 }
@@ -94,5 +94,29 @@ describe('server/main.ts', () => {
     expect(response.status).toBe(201);
     expect(JSON.parse(response.body)).toMatchObject({ name: 'Slowpoke' });
     expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('logs one line per request, every one of them written before it exits', async () => {
+    const server = await start(undefined, { LOG_LEVEL: 'info' });
+    const key = developmentKey(server);
+    const answered: string[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      // Answered concurrently, so several lines share a turn of the event loop and one write.
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => fetch(`${server.baseUrl}/v1/pets?limit=1`, { headers: { Authorization: `Bearer ${key}` } })),
+      );
+      for (const response of responses) {
+        expect(response.status).toBe(200);
+        answered.push(response.headers.get('X-Request-Id')!);
+      }
+    }
+    server.child.kill('SIGTERM');
+    await server.exited;
+
+    const lines = server.output().split('\n').filter((line) => line.startsWith('{'));
+    const logged = lines.map((line) => JSON.parse(line) as { requestId: string; path: string; status: number });
+    expect(logged.map((entry) => entry.requestId).sort()).toEqual([...answered].sort());
+    expect(logged.every((entry) => entry.path === '/v1/pets' && entry.status === 200)).toBe(true);
+    expect(server.output().indexOf('SIGTERM received')).toBeGreaterThan(server.output().lastIndexOf('"requestId"'));
   });
 });

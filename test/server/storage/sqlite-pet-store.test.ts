@@ -140,6 +140,45 @@ describe('SqlitePetStore.list', () => {
   });
 });
 
+describe('SqlitePetStore reads after writes', () => {
+  it('lists and gets a pet this store created right after reading the same page', async () => {
+    await createPets(['available']);
+    expect((await store.list({ limit: 10 })).pets).toHaveLength(1);
+    const created = await store.create({ name: 'Newcomer', categoryId: 2, status: 'available' });
+    expect((await store.list({ limit: 10 })).pets.at(-1)).toEqual(created);
+    expect(await store.get(created.id)).toEqual(created);
+  });
+
+  it('sees at once what another connection (a second server process) committed', async () => {
+    const path = join(tempDir(), 'pets.db');
+    const mine = openDatabase(path);
+    const theirs = openDatabase(path);
+    try {
+      const reader = new SqlitePetStore(mine);
+      const writer = new SqlitePetStore(theirs);
+      const first = await writer.create({ name: 'First', categoryId: 1, status: 'available' });
+      expect(await reader.list({ limit: 10 })).toEqual({ pets: [first], hasMore: false });
+      expect(await reader.get(first.id)).toEqual(first);
+
+      const second = await writer.create({ name: 'Second', categoryId: 1, status: 'available' });
+      theirs.prepare("UPDATE pets SET status = 'sold' WHERE id = ?").run(first.id);
+      expect(await reader.list({ limit: 10 })).toEqual({ pets: [{ ...first, status: 'sold' }, second], hasMore: false });
+      expect(await reader.get(first.id)).toEqual({ ...first, status: 'sold' });
+    } finally {
+      theirs.close();
+      mine.close();
+    }
+  });
+
+  it('hands out pets no caller can alter for the next reader', async () => {
+    const [pet] = await createPets(['available']);
+    const listed = (await store.list({ limit: 10 })).pets;
+    expect(() => listed.push(pet!)).toThrow(TypeError);
+    expect(() => Object.assign(listed[0]!, { name: 'Changed' })).toThrow(TypeError);
+    expect(await store.list({ limit: 10 })).toEqual({ pets: [pet], hasMore: false });
+  });
+});
+
 describe('SqlitePetStore queries', () => {
   function planOf(sql: string, ...parameters: unknown[]): string[] {
     return db

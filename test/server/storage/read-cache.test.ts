@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../../server/database.ts';
+import { changeDetector } from '../../../server/store/change-detector.ts';
+import { ReadCache } from '../../../server/store/read-cache.ts';
+import { join } from 'node:path';
+import { useTempDirs } from './temp-dir.ts';
+
+const tempDir = useTempDirs();
+
+describe('changeDetector', () => {
+  let path: string;
+  let mine: Database;
+  let theirs: Database;
+  beforeEach(() => {
+    path = join(tempDir(), 'changes.db');
+    mine = openDatabase(path);
+    theirs = openDatabase(path);
+  });
+  afterEach(() => {
+    theirs.close();
+    mine.close();
+  });
+
+  it('reports a commit by this connection once, and reads as no change', () => {
+    const changed = changeDetector(mine);
+    changed();
+    expect(changed()).toBe(false);
+    mine.prepare("INSERT INTO pets (name, category_id, status) VALUES ('A', 1, 'available')").run();
+    expect(changed()).toBe(true);
+    expect(changed()).toBe(false);
+    mine.prepare('SELECT count(*) FROM pets').get();
+    expect(changed()).toBe(false);
+  });
+
+  it('reports a commit by another connection to the same file', () => {
+    const changed = changeDetector(mine);
+    changed();
+    theirs.prepare("INSERT INTO pets (name, category_id, status) VALUES ('B', 1, 'available')").run();
+    expect(changed()).toBe(true);
+    expect(changed()).toBe(false);
+  });
+
+  it('keeps what each detector has seen apart', () => {
+    const first = changeDetector(mine);
+    const second = changeDetector(mine);
+    first();
+    second();
+    mine.prepare("INSERT INTO pets (name, category_id, status) VALUES ('C', 1, 'available')").run();
+    expect(first()).toBe(true);
+    expect(second()).toBe(true);
+  });
+});
+
+describe('ReadCache', () => {
+  function counted(value: { n: number } | undefined) {
+    const read = () => {
+      read.calls += 1;
+      return value === undefined ? undefined : { ...value };
+    };
+    read.calls = 0;
+    return read;
+  }
+
+  it('answers a repeated read from memory until the data changes, then reads again', () => {
+    let changed = false;
+    const cache = new ReadCache<{ n: number }>(() => changed, 10);
+    const read = counted({ n: 1 });
+    expect(cache.get('a', read)).toEqual({ n: 1 });
+    expect(cache.get('a', read)).toEqual({ n: 1 });
+    expect(read.calls).toBe(1);
+    changed = true;
+    expect(cache.get('a', read)).toEqual({ n: 1 });
+    expect(read.calls).toBe(2);
+  });
+
+  it('does not keep a read that found nothing', () => {
+    const cache = new ReadCache<{ n: number }>(() => false, 10);
+    const read = counted(undefined);
+    expect(cache.get('missing', read)).toBeUndefined();
+    expect(cache.get('missing', read)).toBeUndefined();
+    expect(read.calls).toBe(2);
+  });
+
+  it('keeps at most maxEntries values, dropping the least recently used first', () => {
+    const cache = new ReadCache<{ n: number }>(() => false, 2);
+    const reads = { a: counted({ n: 1 }), b: counted({ n: 2 }), c: counted({ n: 3 }) };
+    cache.get('a', reads.a);
+    cache.get('b', reads.b);
+    cache.get('a', reads.a);
+    cache.get('c', reads.c);
+    cache.get('a', reads.a);
+    cache.get('b', reads.b);
+    expect([reads.a.calls, reads.b.calls, reads.c.calls]).toEqual([1, 2, 1]);
+  });
+
+  it('freezes what it keeps, nested objects included', () => {
+    const cache = new ReadCache<{ list: number[] }>(() => false, 10);
+    const value = cache.get('a', () => ({ list: [1] }))!;
+    expect(Object.isFrozen(value)).toBe(true);
+    expect(Object.isFrozen(value.list)).toBe(true);
+  });
+});
