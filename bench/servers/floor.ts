@@ -1,0 +1,49 @@
+// The steps between the bare app and the full stack: the bare app plus the service's pieces, one
+// more per step, each the server's own code. `FLOOR_STEP` says how many to add (see FLOOR_STEPS).
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
+import { loadContract } from '../../server/contract.ts';
+import { createHandlers } from '../../server/handlers/index.ts';
+import type { AppEnv, HandlerInput } from '../../server/http-types.ts';
+import { batchedStdout, createLogger } from '../../server/logger.ts';
+import { accessLog } from '../../server/middleware/access-log.ts';
+import { rateLimit } from '../../server/middleware/rate-limit.ts';
+import { createCursorCodec } from '../../server/pagination/cursor.ts';
+import { openService } from '../../server/service.ts';
+import { compileValidators } from '../../server/validation.ts';
+import { FLOOR_STEPS } from '../support.ts';
+
+const step = Number(process.env.FLOOR_STEP);
+const body = process.env.BENCH_BODY ?? '[]';
+const answerHeaders: Record<string, string> = JSON.parse(process.env.BENCH_HEADERS ?? '{}');
+const stdout = batchedStdout();
+const logger = createLogger('info', stdout);
+const clientAddress = () => '127.0.0.1';
+const service = openService({ databasePath: process.env.DATABASE_PATH!, logger, clientAddress });
+
+let app: Hono<AppEnv> = service.app;
+if (step < FLOOR_STEPS.length - 1) {
+  app = new Hono<AppEnv>();
+  if (step >= 1) {
+    app.use(requestId());
+    delete answerHeaders['x-request-id'];
+  }
+  if (step >= 2) app.use(accessLog(logger));
+  if (step >= 3) {
+    app.use(rateLimit({ keys: service.keys, limiters: service.limiters, clientAddress }));
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) delete answerHeaders[name];
+  }
+  if (step >= 4) {
+    const contract = loadContract();
+    const validator = compileValidators(contract).get('listPets')!;
+    const { listPets } = createHandlers(service.pets, createCursorCodec(Buffer.alloc(32)), contract.basePath);
+    app.get('/v1/pets', (c) => listPets(c, { query: validator.parameters('query', c.req.queries()) } as HandlerInput<'listPets'>));
+  } else {
+    app.get('/v1/pets', (c) => c.body(body, 200, answerHeaders));
+  }
+}
+
+serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
+  stdout(`listening on http://127.0.0.1:${info.port}/v1\n`);
+});
