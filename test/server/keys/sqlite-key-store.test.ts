@@ -98,36 +98,34 @@ describe('SqliteKeyStore.findActive', () => {
 });
 
 describe('SqliteKeyStore.findActive with another process on the same database', () => {
-  it('finds nothing on the very next lookup once the keys tool, on its own connection, revokes the key', async () => {
+  let serverDb: Database;
+  let toolDb: Database;
+  let server: SqliteKeyStore;
+  let tool: SqliteKeyStore;
+  beforeEach(() => {
     const path = join(tempDir(), 'keys.db');
-    const serverDb = openDatabase(path);
-    const toolDb = openDatabase(path);
-    try {
-      const server = new SqliteKeyStore(serverDb, clock);
-      const { record, secret } = await server.create({ plan: 'pro' });
-      expect(await server.findActive(secret)).toEqual(record);
-      await new SqliteKeyStore(toolDb, clock).revoke(record.id);
-      expect(await server.findActive(secret)).toBeUndefined();
-    } finally {
-      toolDb.close();
-      serverDb.close();
-    }
+    serverDb = openDatabase(path);
+    toolDb = openDatabase(path);
+    server = new SqliteKeyStore(serverDb, clock);
+    tool = new SqliteKeyStore(toolDb, clock);
+  });
+  afterEach(() => {
+    toolDb.close();
+    serverDb.close();
+  });
+
+  it('finds nothing on the very next lookup once the keys tool, on its own connection, revokes the key', async () => {
+    const { record, secret } = await server.create({ plan: 'pro' });
+    expect(await server.findActive(secret)).toEqual(record);
+    await tool.revoke(record.id);
+    expect(await server.findActive(secret)).toBeUndefined();
   });
 
   it('finds a key the keys tool created on its own connection', async () => {
-    const path = join(tempDir(), 'keys.db');
-    const serverDb = openDatabase(path);
-    const toolDb = openDatabase(path);
-    try {
-      const server = new SqliteKeyStore(serverDb, clock);
-      const other = await server.create({ plan: 'free' });
-      expect(await server.findActive(other.secret)).toEqual(other.record);
-      const created = await new SqliteKeyStore(toolDb, clock).create({ plan: 'business' });
-      expect(await server.findActive(created.secret)).toEqual(created.record);
-    } finally {
-      toolDb.close();
-      serverDb.close();
-    }
+    const other = await server.create({ plan: 'free' });
+    expect(await server.findActive(other.secret)).toEqual(other.record);
+    const created = await tool.create({ plan: 'business' });
+    expect(await server.findActive(created.secret)).toEqual(created.record);
   });
 });
 
