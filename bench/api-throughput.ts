@@ -35,7 +35,7 @@ if (JSON.stringify(bareAnswer) !== JSON.stringify({ body, headers: answerHeaders
 }
 
 try {
-  // Warm both (JIT, SQLite page cache) before measuring; then alternate so drift hits both alike.
+  // Warm both (JIT, the full stack's caches) before measuring either.
   await load(full.url, headers, 2);
   await load(bare.url, {}, 2);
   const fullRps = await load(full.url, headers, DURATION_S);
