@@ -16,8 +16,7 @@ const secret = await seed(databasePath);
 const headers = { Authorization: `Bearer ${secret}` };
 try {
   const full = await start(FLOOR, { DATABASE_PATH: databasePath, FLOOR_STEP: String(FLOOR_STEPS.length - 1) });
-  const answer = await answerOf(full.url, headers);
-  full.child.kill('SIGTERM');
+  const answer = await answerOf(full.url, headers).finally(() => full.child.kill('SIGTERM'));
 
   console.log(`GET ${PATH}, ${DURATION_S} s per step; share: req/s against the bare app`);
   let bareRps = 0;

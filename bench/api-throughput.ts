@@ -29,12 +29,12 @@ const bare = await start(fileURLToPath(new URL('./servers/bare.ts', import.meta.
   BENCH_BODY: body,
   BENCH_HEADERS: JSON.stringify(answerHeaders),
 });
-const bareAnswer = await answerOf(bare.url);
-if (JSON.stringify(bareAnswer) !== JSON.stringify({ body, headers: answerHeaders })) {
-  throw new Error(`The bare app does not answer with the full stack's bytes: ${JSON.stringify(bareAnswer.headers)}`);
-}
 
 try {
+  const bareAnswer = await answerOf(bare.url);
+  if (JSON.stringify(bareAnswer) !== JSON.stringify({ body, headers: answerHeaders })) {
+    throw new Error(`The bare app does not answer with the full stack's bytes: ${JSON.stringify(bareAnswer.headers)}`);
+  }
   // Warm both (JIT, the full stack's caches) before measuring either.
   await load(full.url, headers, 2);
   await load(bare.url, {}, 2);

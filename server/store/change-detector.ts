@@ -10,11 +10,14 @@ import { statement } from './statement-cache.ts';
 export function changeDetector(db: Database): () => boolean {
   const dataVersion = statement<[], number>(db, 'PRAGMA data_version').pluck();
   const ownChanges = statement<[], number>(db, 'SELECT total_changes()').pluck();
-  let seen: [number | undefined, number | undefined] = [undefined, undefined];
+  let seenVersion: number | undefined;
+  let seenChanges: number | undefined;
   return () => {
-    const now: [number | undefined, number | undefined] = [dataVersion.get(), ownChanges.get()];
-    const changed = now[0] !== seen[0] || now[1] !== seen[1];
-    seen = now;
+    const version = dataVersion.get();
+    const changes = ownChanges.get();
+    const changed = version !== seenVersion || changes !== seenChanges;
+    seenVersion = version;
+    seenChanges = changes;
     return changed;
   };
 }

@@ -1,5 +1,5 @@
-import type { Clock } from '../../../server/clock.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from '../../../server/limiter/rate-limiter.ts';
+import { FakeClock } from '../../support/fake-clock.ts';
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
@@ -8,22 +8,9 @@ export const DAY = 24 * 60 * MINUTE;
 /** 30.25 s into a clock minute, so windows aligned to clock minutes or seconds would show. */
 export const T0 = Date.UTC(2026, 2, 1, 12, 0, 30, 250);
 
-export interface FakeClock extends Clock {
-  advance(ms: number): void;
-  set(ms: number): void;
-}
-
+/** The shared fake clock, starting at T0. */
 export function fakeClock(start = T0): FakeClock {
-  let now = start;
-  return {
-    now: () => now,
-    advance: (ms) => {
-      now += ms;
-    },
-    set: (ms) => {
-      now = ms;
-    },
-  };
+  return new FakeClock(start);
 }
 
 /** X-RateLimit-Reset / ban end as the limiter must state it: Unix seconds, rounded up. */
