@@ -78,13 +78,13 @@ export interface components {
          */
         PetId: number;
         /**
-         * @description The animal's name: 1 to 100 characters (counted as Unicode code points), with at least one non-whitespace character and no control characters (U+0000 to U+001F, U+007F to U+009F). Stored exactly as sent, without trimming.
+         * @description The animal's name: 1 to 100 characters (counted as Unicode code points) with no control characters (Unicode category Cc: U+0000 to U+001F, U+007F to U+009F) and at least one visible character. White space, format characters (Unicode category Cf, such as zero-width spaces and direction marks), other default-ignorable code points (such as U+3164 HANGUL FILLER) and U+2800 BRAILLE PATTERN BLANK render as nothing, so a name made only of them is refused. Stored exactly as sent, without trimming.
          * @example Rex
          */
         PetName: string;
         /**
          * Format: int64
-         * @description Identifier of the category the animal belongs to. Any value from 1 to 2^53-1 is accepted (the largest integer a JSON client can round-trip exactly); categories are not checked for existence in 1.0.0.
+         * @description Identifier of the category the animal belongs to. Any value from 1 to 2^53-1 is accepted (the largest integer a JSON client can round-trip exactly); categories are not checked for existence in 1.0.0. The value is read as a JSON number is read by every JSON client, as a binary64 double: one written with more digits than a double holds (such as `1.0000000000000001`) is the integer it rounds to.
          * @example 3
          */
         CategoryId: number;
@@ -113,13 +113,15 @@ export interface components {
          *     - `rate_limited` (429): a rate-limit window is exhausted.
          *     - `key_banned` (429): the caller is temporarily banned for sending while limited.
          *     - `internal_error` (500): an unexpected failure; no detail is disclosed.
+         *     - `service_unavailable` (503): the service cannot do the work safely right now (its storage
+         *       failed, the disk is full); nothing was changed. Retry after `Retry-After` seconds.
          */
         Error: {
             /**
              * @description Machine-readable error code; see the list above.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "key_banned" | "internal_error";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
             /** @description A sentence a person can act on, naming the offending field or parameter. Never contains internal detail. */
             message: string;
             /** @description The HTTP status code of the response, repeated. */
@@ -163,6 +165,19 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service cannot do the work safely right now (`service_unavailable`): its storage failed to commit, the disk is full, or a backing service is unreachable. Nothing was changed. Retry after `Retry-After` seconds; a write that got this answer was not stored. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After-Unavailable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -264,6 +279,11 @@ export interface components {
          */
         "Retry-After": number;
         /**
+         * @description Seconds to wait before retrying (delay-seconds, RFC 9110), at least 1. The request was not carried out, so retrying it, a POST too, cannot store anything twice.
+         * @example 5
+         */
+        "Retry-After-Unavailable": number;
+        /**
          * @description Path of the created animal.
          * @example /v1/pets/42
          */
@@ -329,6 +349,7 @@ export interface operations {
             400: components["responses"]["InvalidListQuery"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPet: {
@@ -363,6 +384,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPet: {
@@ -460,6 +482,22 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link-Successor"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service cannot answer safely right now (`service_unavailable`): its storage failed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After-Unavailable"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link-Successor"];

@@ -20,6 +20,8 @@ export interface ContractOperation {
   path: string;
   /** Declared responses by status code, `$ref`s resolved. */
   responses: Record<string, JsonObject>;
+  /** It declares a request body; other operations ignore one, as the server does. */
+  takesBody: boolean;
 }
 
 interface Route {
@@ -86,7 +88,7 @@ export class ContractView {
         responses[status] = this.#resolve(response);
       }
       const upper = method.toUpperCase();
-      operations.set(upper, { operationId: String(operation.operationId), method: upper, path, responses });
+      operations.set(upper, { operationId: String(operation.operationId), method: upper, path, responses, takesBody: 'requestBody' in operation });
     }
     return { path, pattern, templatedSegments: segments.filter((segment) => segment.startsWith('{')).length, operations };
   }

@@ -2,6 +2,8 @@
 // headers the contract declares, never with Prism's own formats (problem+json for routing,
 // security and validation failures; `{"error": ...}` from its HTTP layer for unreadable JSON).
 import type { components } from '../generated/openapi.ts';
+import { ApiError } from '../server/errors.ts';
+import { assertJsonContentType, PAYLOAD_TOO_LARGE_MESSAGE, parseJsonBody } from '../server/middleware/json-body.ts';
 import type { Answer, Exchange } from './http-front.ts';
 import type { ContractOperation, ContractView, RouteMatch } from './contract-view.ts';
 
@@ -58,21 +60,23 @@ export function contractAnswer(prism: Answer, request: Exchange, view: ContractV
 }
 
 /**
- * A request the front answers itself, as the service would, because Prism would not: a body
- * that is not JSON, where the operation declares 415 (Prism would read it as text and answer 400).
+ * A request the front answers itself, as the server does before validation: by the server's own
+ * rules and in its order, a body not declared as UTF-8 JSON (415), over the size limit (413), or
+ * empty, not UTF-8 or not JSON (400). Prism would answer these with 400s of its own, or, for a
+ * body the front did not keep, not know of them.
  */
 export function refusedBeforePrism(request: Exchange, view: ContractView): Answer | undefined {
   const match = view.match(request.method, new URL(request.url, 'http://mock').pathname);
-  if (!match?.operation?.responses['415'] || !hasBearer(request)) return undefined;
-  const contentType = String(request.headers['content-type'] ?? '');
-  if (contentType.split(';')[0]?.trim().toLowerCase() === 'application/json') return undefined;
-  const got = contentType ? `got \`${contentType}\`` : 'got none';
-  return errorAnswer(
-    { status: 415, code: 'unsupported_media_type', message: `The request body must be sent with \`Content-Type: application/json\`; ${got}.` },
-    view,
-    match,
-    {},
-  );
+  if (!match?.operation?.takesBody || !hasBearer(request)) return undefined;
+  try {
+    assertJsonContentType(request.headers['content-type']);
+    if (request.bodyOverLimit) throw new ApiError(413, 'payload_too_large', PAYLOAD_TOO_LARGE_MESSAGE);
+    parseJsonBody(request.body);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return errorAnswer(error, view, match, {});
+  }
 }
 
 /** The answer to a path the mock keeps to itself: the same as to any path the contract lacks. */
@@ -91,13 +95,10 @@ export function mockFailure(error: unknown, request: Exchange, view: ContractVie
 }
 
 function translate(status: number, body: unknown, request: Exchange, path: string, match: RouteMatch | undefined): ErrorAnswer {
-  const problem = (body ?? {}) as { type?: string; title?: string; detail?: string; validation?: Violation[]; error?: { code?: string } };
+  const problem = (body ?? {}) as { type?: string; title?: string; detail?: string; validation?: Violation[] };
   const type = PRISM_TYPE.exec(problem.type ?? '')?.[1];
   const method = request.method.toUpperCase();
 
-  if (problem.error?.code === 'invalid_json') {
-    return { status: 400, code: 'malformed_json', message: `The request body is not valid JSON: ${jsonSyntaxError(request.body)}.` };
-  }
   if (!match) return notFound(path);
   if (!match.operation) {
     return {
@@ -191,15 +192,6 @@ function parseJson(bytes: Buffer): unknown {
     return JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
-  }
-}
-
-function jsonSyntaxError(body: Buffer): string {
-  try {
-    JSON.parse(body.toString('utf8'));
-    return 'it could not be read';
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
   }
 }
 

@@ -1,6 +1,6 @@
-// A small HTTP server that reads each request whole, lets a handler decide the answer, and
-// writes it; plus the client the handlers use to pass a request on unchanged. Headers and
-// bodies cross it as they are, except the hop-by-hop headers that belong to one connection.
+// A small HTTP server that reads each request whole (up to a limit), lets a handler decide the
+// answer, and writes it; plus the client the handlers use to pass a request on unchanged. Headers
+// and bodies cross it as they are, except the hop-by-hop headers that belong to one connection.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,7 +10,10 @@ export interface Exchange {
   url: string;
   /** Lower-case names, as Node parses them. */
   headers: http.IncomingHttpHeaders;
+  /** Empty when the body was over the front's `maxBodyBytes`. */
   body: Buffer;
+  /** The body was over the front's `maxBodyBytes`: none of it was kept. */
+  bodyOverLimit?: boolean;
 }
 
 export interface Answer {
@@ -30,6 +33,11 @@ export interface FrontOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /**
+   * The most body bytes kept for `handle` (no limit by default). A larger body is not kept: reading
+   * stops there, and the rest is read and dropped once the answer is sent.
+   */
+  maxBodyBytes?: number;
   handle(exchange: Exchange): Promise<Answer>;
   /** The answer when `handle` throws (the back end is down, say). */
   fail(error: unknown, exchange: Exchange): Answer;
@@ -50,13 +58,16 @@ const HOP_BY_HOP = new Set([
 ]);
 
 export async function startFront(options: FrontOptions): Promise<Front> {
+  const { maxBodyBytes = Infinity } = options;
   const server = http.createServer((request, response) => {
     void (async () => {
+      const body = await readBody(request, maxBodyBytes);
       const exchange: Exchange = {
         method: request.method ?? 'GET',
         url: request.url ?? '/',
         headers: request.headers,
-        body: await readAll(request),
+        body: body ?? Buffer.alloc(0),
+        ...(body === undefined && { bodyOverLimit: true }),
       };
       let answer: Answer;
       try {
@@ -67,6 +78,9 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       response.writeHead(answer.status, { ...endToEnd(answer.headers), 'content-length': String(answer.body.length) });
       // Node leaves the body out of a HEAD response by itself.
       response.end(answer.body);
+      // Reading the rest only to drop it keeps the connection usable, where closing it with the
+      // client's bytes unread could reset it before the client has read the answer.
+      if (exchange.bodyOverLimit) response.once('finish', () => request.resume());
     })().catch((error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))));
   });
   server.listen(options.port, options.host);
@@ -135,6 +149,26 @@ function endToEnd(headers: http.IncomingHttpHeaders | Record<string, string | st
 
 function withoutUndefined(headers: http.IncomingHttpHeaders): Record<string, string | string[]> {
   return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
+}
+
+/**
+ * The body, counted as it arrives; undefined once it is known to be over `limit` bytes (from its
+ * `Content-Length`, or by counting), and then the request is left paused, so that the rest waits
+ * on the connection rather than in memory.
+ */
+function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (Number(request.headers['content-length']) > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const collect = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      request.pause().off('data', collect);
+      resolve(undefined);
+    };
+    request.on('data', collect).once('end', () => resolve(Buffer.concat(chunks))).once('error', reject);
+  });
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {

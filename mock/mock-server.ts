@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { MAX_BODY_BYTES } from '../server/middleware/json-body.ts';
 import { ContractView, type OpenApiDocument } from './contract-view.ts';
 import { contractAnswer, mockFailure, refusedBeforePrism, unknownPathAnswer } from './error-answers.ts';
 import { Forwarder, startFront, type Answer, type Exchange } from './http-front.ts';
@@ -19,6 +20,7 @@ const RELOAD_TIMEOUT_MS = 15_000;
 /** While Prism reloads, its port is closed for a moment; requests wait for it rather than fail. */
 const RESTART_GRACE_MS = 5_000;
 const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export interface MockOptions {
   /** 0 (the default) picks a free port. */
@@ -123,7 +125,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const handle = async (exchange: Exchange): Promise<Answer> => {
     const { view } = served!;
     if (new URL(exchange.url, 'http://mock').pathname === GENERATION_PROBE_PATH) return unknownPathAnswer(exchange, view);
-    return refusedBeforePrism(exchange, view) ?? contractAnswer(await sendToPrism(toPrism(exchange)), exchange, view);
+    return refusedBeforePrism(exchange, view) ?? contractAnswer(await sendToPrism(toPrism(exchange, view)), exchange, view);
   };
 
   let reloads: ContractReloads | undefined;
@@ -148,7 +150,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     } else {
       await initial(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8'));
     }
-    const front = await startFront({ host: MOCK_HOST, port, handle, fail: (error, exchange) => mockFailure(error, exchange, served!.view) });
+    const front = await startFront({
+      host: MOCK_HOST,
+      port,
+      maxBodyBytes: MAX_BODY_BYTES,
+      handle,
+      fail: (error, exchange) => mockFailure(error, exchange, served!.view),
+    });
     frontClose = front.close;
     return { url: front.origin, close };
   } catch (error) {
@@ -158,21 +166,29 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 }
 
 /**
- * What Prism is asked: HEAD as GET (Prism knows only the declared methods), JSON only (as the
- * service), and the bearer scheme spelled as Prism's case-sensitive check wants it (the
- * service takes the scheme name in any case, RFC 9110).
+ * What Prism is asked: HEAD as GET (Prism knows only the declared methods), a body only where the
+ * operation takes one (the service ignores any other, where Prism would refuse a body it cannot
+ * parse before routing) and without a UTF-8 byte order mark (the service's decoder drops it,
+ * Prism's JSON parser refuses it), JSON only (as the service), and the bearer scheme spelled as
+ * Prism's case-sensitive check wants it (the service takes the scheme name in any case, RFC 9110).
  */
-function toPrism(exchange: Exchange): Exchange {
+function toPrism(exchange: Exchange, view: ContractView): Exchange {
   const authorization = exchange.headers.authorization;
+  const takesBody = view.match(exchange.method, new URL(exchange.url, 'http://mock').pathname)?.operation?.takesBody;
   return {
     ...exchange,
     method: exchange.method === 'HEAD' ? 'GET' : exchange.method,
+    body: takesBody ? withoutByteOrderMark(exchange.body) : Buffer.alloc(0),
     headers: {
       ...exchange.headers,
       accept: 'application/json',
       ...(typeof authorization === 'string' && { authorization: authorization.replace(/^bearer(?=\s)/i, 'Bearer') }),
     },
   };
+}
+
+function withoutByteOrderMark(body: Buffer): Buffer {
+  return body.subarray(0, BYTE_ORDER_MARK.length).equals(BYTE_ORDER_MARK) ? body.subarray(BYTE_ORDER_MARK.length) : body;
 }
 
 function isConnectionError(error: unknown): boolean {

@@ -3,11 +3,13 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
+import { clientAborted, clientClosedRequest } from './client-abort.ts';
 import type { Clock } from './clock.ts';
 import { loadContract, type Contract, type OperationSpec } from './contract.ts';
 import { docsRoutes } from './docs.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { createHandlers } from './handlers/index.ts';
+import { indexRoute } from './index-route.ts';
 import type { AppContext, AppEnv, Handler, HandlerInput } from './http-types.ts';
 import type { KeyStore } from './keys/key-store.ts';
 import type { RateLimiter } from './limiter/rate-limiter.ts';
@@ -18,6 +20,7 @@ import { limitBodySize, readJsonBody, requireJsonContentType } from './middlewar
 import { rateLimit } from './middleware/rate-limit.ts';
 import { createCursorCodec } from './pagination/cursor.ts';
 import type { PetStore } from './store/pet-store.ts';
+import { StorageUnavailableError } from './store/storage-error.ts';
 import { compileValidators, type OperationValidator } from './validation.ts';
 
 export interface AppDeps {
@@ -38,6 +41,9 @@ export interface AppDeps {
   corsOrigins?: string[];
   contract?: Contract;
 }
+
+/** Long enough for an operator to free disk space or for a lock to clear, short enough for a client to wait. */
+const STORAGE_RETRY_AFTER_SECONDS = 5;
 
 /** Headers a browser client may read: it needs them to paginate, back off and notice deprecation. */
 const EXPOSED_HEADERS = [
@@ -67,8 +73,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const operation of contract.operations) {
     if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));
   }
-  // Before rate limiting and authentication: the docs and the contract need no key and count against no window.
+  // Before rate limiting and authentication: the docs, the contract and the index need no key and count against no window.
   app.route('/', docsRoutes());
+  app.route('/', indexRoute(contract));
   app.use(rateLimit(deps));
   app.use(authenticate());
   app.use(
@@ -93,6 +100,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => c.json(errorBody(404, 'not_found', `There is no resource at ${c.req.path}.`), 404));
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json(error.body, error.status, error.headers);
+    if (clientAborted(error, c.req.raw)) return clientClosedRequest();
+    if (error instanceof StorageUnavailableError) {
+      deps.logger.error({ requestId: c.get('requestId'), event: 'storage_unavailable', reason: error.reason });
+      const retryAfter = String(STORAGE_RETRY_AFTER_SECONDS);
+      // The reason stays in the log: the client learns only that nothing was done and when to retry.
+      const message = `The service cannot reach its storage right now, so nothing was changed; retry after ${retryAfter} seconds.`;
+      return c.json(errorBody(503, 'service_unavailable', message), 503, { 'Retry-After': retryAfter });
+    }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody(400, 'validation_failed', 'The request could not be read.'), 400);
     }

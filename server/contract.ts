@@ -5,6 +5,7 @@ export type OperationId = keyof operations;
 
 /** The parts of an OpenAPI 3.1 document the server reads; the bundle is the source of truth. */
 export interface OpenApiDocument {
+  info: { title: string; version: string };
   servers: { url: string; variables?: Record<string, { default: string }> }[];
   paths: Record<string, Record<string, unknown>>;
   components: Record<string, Record<string, unknown>>;

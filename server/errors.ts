@@ -4,7 +4,7 @@ export type ErrorBody = components['schemas']['Error'];
 export type ErrorCode = ErrorBody['code'];
 
 /** Statuses the service sends with an Error body. */
-export type ErrorStatus = 400 | 401 | 404 | 405 | 410 | 413 | 415 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 404 | 405 | 410 | 413 | 415 | 429 | 500 | 503;
 
 /** A failure that becomes the contract's Error body; thrown anywhere, answered in one place. */
 export class ApiError extends Error {

@@ -3,6 +3,7 @@ import { systemClock } from '../clock.ts';
 import type { Clock } from '../clock.ts';
 import { changeDetector } from '../store/change-detector.ts';
 import { ReadCache } from '../store/read-cache.ts';
+import { withSqlite } from '../store/sqlite-errors.ts';
 import { generateApiKey, hashKey } from './api-key.ts';
 import { assertValidNewApiKey } from './plans.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey, Plan } from './key-store.ts';
@@ -41,13 +42,9 @@ export class SqliteKeyStore implements KeyStore {
   async create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
     assertValidNewApiKey(key);
     const secret = key.secret ?? generateApiKey();
-    const record = this.#insert.get(
-      key.label ?? null,
-      key.plan,
-      key.perMinute ?? null,
-      key.perDay ?? null,
-      hashKey(secret),
-      this.#now(),
+    // `all`, not `get`, so a failed commit throws (see SqlitePetStore.create).
+    const [record] = withSqlite(() =>
+      this.#insert.all(key.label ?? null, key.plan, key.perMinute ?? null, key.perDay ?? null, hashKey(secret), this.#now()),
     );
     if (!record) throw new Error('SQLite returned no row for an inserted key.');
     return { record, secret };
@@ -58,19 +55,19 @@ export class SqliteKeyStore implements KeyStore {
     // so its timing tells nothing about which keys exist.
     // Cached by digest, so no secret stays in memory beyond its request.
     const digest = hashKey(secret);
-    return this.#active.get(digest, () => this.#findActive.get(digest));
+    return withSqlite(() => this.#active.get(digest, () => this.#findActive.get(digest)));
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    return this.#list.all();
+    return withSqlite(() => this.#list.all());
   }
 
   async revoke(id: number): Promise<boolean> {
-    return this.#revoke.run(this.#now(), id).changes > 0;
+    return withSqlite(() => this.#revoke.run(this.#now(), id)).changes > 0;
   }
 
   async count(): Promise<number> {
-    return this.#count.get() ?? 0;
+    return withSqlite(() => this.#count.get()) ?? 0;
   }
 
   #now(): string {

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { CLIENT_CLOSED_REQUEST } from '../client-abort.ts';
 import type { Logger } from '../logger.ts';
 import type { AppEnv } from '../http-types.ts';
 
@@ -15,6 +16,7 @@ export function accessLog(logger: Logger): MiddlewareHandler<AppEnv> {
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
+      ...(c.res.status === CLIENT_CLOSED_REQUEST && { event: 'client aborted' }),
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     });
   };

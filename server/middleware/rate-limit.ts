@@ -1,9 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
-import type { KeyStore } from '../keys/key-store.ts';
+import type { ApiKeyRecord, KeyStore } from '../keys/key-store.ts';
 import { PLAN_LIMITS, limitsFor } from '../keys/plans.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
+import { StorageUnavailableError } from '../store/storage-error.ts';
 import { bearerToken } from './authenticate.ts';
 
 export interface RateLimitDeps {
@@ -20,7 +21,16 @@ export interface RateLimitDeps {
 export function rateLimit({ keys, limiters, clientAddress }: RateLimitDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const secret = bearerToken(c.req.header('Authorization'));
-    const apiKey = secret === undefined ? undefined : await keys.findActive(secret);
+    let apiKey: ApiKeyRecord | undefined;
+    let lookupFailure: StorageUnavailableError | undefined;
+    try {
+      apiKey = secret === undefined ? undefined : await keys.findActive(secret);
+    } catch (error) {
+      if (!(error instanceof StorageUnavailableError)) throw error;
+      // A key that cannot be checked counts as no key: the request is still limited (by its
+      // address) and still gets its headers, then the 503.
+      lookupFailure = error;
+    }
     c.set('apiKey', apiKey);
     const decision = apiKey
       ? await limiters.keys.hit(String(apiKey.id), limitsFor(apiKey))
@@ -29,7 +39,10 @@ export function rateLimit({ keys, limiters, clientAddress }: RateLimitDeps): Mid
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
-    if (decision.outcome === 'allowed') return next();
+    if (decision.outcome === 'allowed') {
+      if (lookupFailure) throw lookupFailure;
+      return next();
+    }
 
     const caller = apiKey ? 'This API key' : 'This client address';
     const retryAfter = String(decision.retryAfter ?? 1);

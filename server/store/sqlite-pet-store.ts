@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { changeDetector } from './change-detector.ts';
 import type { NewPet, Pet, PetPage, PetPageQuery, PetStatus, PetStore } from './pet-store.ts';
 import { ReadCache } from './read-cache.ts';
+import { withSqlite } from './sqlite-errors.ts';
 
 const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
 
@@ -44,24 +45,29 @@ export class SqlitePetStore implements PetStore {
     if (LONE_SURROGATE.test(pet.name)) {
       throw new RangeError('A pet name with a lone UTF-16 surrogate cannot be stored exactly.');
     }
-    // The statement commits (and, with synchronous = FULL, syncs) before it returns.
-    const stored = this.#insert.get(pet.name, pet.categoryId, pet.status);
+    // `all`, never `get`: `get` stops at the returned row and resets the statement, which commits
+    // and drops the commit's error (a full disk), so a pet that was never stored would get its 201.
+    // `all` runs the statement to its end, through the commit (synced, with synchronous = FULL).
+    const [stored] = withSqlite(() => this.#insert.all(pet.name, pet.categoryId, pet.status));
     if (!stored) throw new Error('SQLite returned no row for an inserted pet.');
     return stored;
   }
 
   async get(id: number): Promise<Pet | undefined> {
-    return this.#pets.get(String(id), () => this.#get.get(id));
+    return withSqlite(() => this.#pets.get(String(id), () => this.#get.get(id)));
   }
 
   async list({ limit, status, afterId = 0 }: PetPageQuery): Promise<PetPage> {
-    return this.#pages.get(`${status ?? ''}:${afterId}:${limit}`, () => {
-      // One row beyond the page tells whether another page exists, without counting.
-      const rows =
-        status === undefined
-          ? this.#page.all(afterId, limit + 1)
-          : this.#pageByStatus.all(status, afterId, limit + 1);
-      return { pets: rows.slice(0, limit), hasMore: rows.length > limit };
-    })!;
+    return withSqlite(
+      () =>
+        this.#pages.get(`${status ?? ''}:${afterId}:${limit}`, () => {
+          // One row beyond the page tells whether another page exists, without counting.
+          const rows =
+            status === undefined
+              ? this.#page.all(afterId, limit + 1)
+              : this.#pageByStatus.all(status, afterId, limit + 1);
+          return { pets: rows.slice(0, limit), hasMore: rows.length > limit };
+        })!,
+    );
   }
 }

@@ -55,15 +55,21 @@ async function lintFixture(...mutations: Mutation[]) {
 
 const violations: Array<{ ruleId: string; violation: string; mutate: Mutation; pointer: string; alsoFires?: Finding[] }> = [
   {
-    ruleId: 'rule/operation-declares-401-and-429',
+    ruleId: 'rule/operation-declares-401-429-and-503',
     violation: 'an operation without 401',
     mutate: remove(`${listPets}/responses`, '401'),
     pointer: `#${listPets}/responses`,
   },
   {
-    ruleId: 'rule/operation-declares-401-and-429',
+    ruleId: 'rule/operation-declares-401-429-and-503',
     violation: 'an operation without 429',
     mutate: remove(`${listPets}/responses`, '429'),
+    pointer: `#${listPets}/responses`,
+  },
+  {
+    ruleId: 'rule/operation-declares-401-429-and-503',
+    violation: 'an operation without 503',
+    mutate: remove(`${listPets}/responses`, '503'),
     pointer: `#${listPets}/responses`,
   },
   {

@@ -26,8 +26,8 @@ describe('interface §4.2 createPet', () => {
     expect(resolve(jsonContent(response('createPet', status)).schema ?? {})).toBe(componentSchema('Error'));
   });
 
-  it('declares exactly the responses 201, 400, 401, 413, 415 and 429', () => {
-    expect(responses('createPet').map(([status]) => status).sort()).toEqual(['201', '400', '401', '413', '415', '429']);
+  it('declares exactly the responses 201, 400, 401, 413, 415, 429 and 503', () => {
+    expect(responses('createPet').map(([status]) => status).sort()).toEqual(['201', '400', '401', '413', '415', '429', '503']);
   });
 });
 

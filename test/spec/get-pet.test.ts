@@ -27,8 +27,8 @@ describe('interface §4.3 getPet', () => {
     expect(resolve(jsonContent(response('getPet', status)).schema ?? {})).toBe(componentSchema('Error'));
   });
 
-  it('declares exactly the responses 200, 400, 401, 404, 410 and 429', () => {
-    expect(responses('getPet').map(([status]) => status).sort()).toEqual(['200', '400', '401', '404', '410', '429']);
+  it('declares exactly the responses 200, 400, 401, 404, 410, 429 and 503', () => {
+    expect(responses('getPet').map(([status]) => status).sort()).toEqual(['200', '400', '401', '404', '410', '429', '503']);
   });
 
   it('is flagged deprecated', () => {

@@ -54,8 +54,8 @@ describe('interface §4.1 listPets', () => {
     expect(resolve(jsonContent(response('listPets', '401')).schema ?? {})).toBe(componentSchema('Error'));
   });
 
-  it('declares exactly the responses 200, 400, 401 and 429', () => {
-    expect(responses('listPets').map(([status]) => status).sort()).toEqual(['200', '400', '401', '429']);
+  it('declares exactly the responses 200, 400, 401, 429 and 503', () => {
+    expect(responses('listPets').map(([status]) => status).sort()).toEqual(['200', '400', '401', '429', '503']);
   });
 });
 

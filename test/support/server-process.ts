@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -9,25 +9,32 @@ export interface ServerProcess {
   baseUrl: string;
   /** Everything the process printed on stdout so far. */
   output(): string;
+  /** Everything the process printed on stderr so far. */
+  errors(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `server/main.ts` as its own process on a free port and resolves once it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+function spawnMain(env: Record<string, string>, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
   });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  return { child, exited, output: () => stdout, errors: () => stderr };
+}
 
+/** Starts `server/main.ts` as its own process on a free port and resolves once it listens. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const { child, exited, output, errors } = spawnMain(env);
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start within 15 s.\n${stdout}\n${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`The server did not start within 15 s.\n${output()}\n${errors()}`)), 15_000);
     const onData = () => {
-      const match = /listening on (http:\/\/[^\s]+)\/v1/.exec(stdout);
+      const match = /listening on (http:\/\/[^\s]+)\/v1/.exec(output());
       if (match) {
         clearTimeout(timer);
         child.stdout!.off('data', onData);
@@ -37,8 +44,25 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.stdout!.on('data', onData);
     void exited.then(({ code }) => {
       clearTimeout(timer);
-      reject(new Error(`The server exited with ${code} before listening.\n${stdout}\n${stderr}`));
+      reject(new Error(`The server exited with ${code} before listening.\n${output()}\n${errors()}`));
     });
   });
-  return { child, baseUrl, output: () => stdout, exited };
+  return { child, baseUrl, output, errors, exited };
+}
+
+export interface FinishedProcess {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `server/main.ts` when it is expected to stop by itself (a start-up that fails). */
+export async function runServerProcessToExit(env: Record<string, string>, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): Promise<FinishedProcess> {
+  const { child, exited, output, errors } = spawnMain(env, options);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  // 'close' comes after the last output, where 'exit' may not.
+  await once(child, 'close');
+  const { code } = await exited;
+  clearTimeout(timer);
+  return { code, stdout: output(), stderr: errors() };
 }

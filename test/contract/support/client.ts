@@ -4,7 +4,7 @@
 // what its own behaviour is about.
 import { expect } from 'vitest';
 import { proxyViolations } from '../../../mock/prism.ts';
-import { operation } from '../../spec/contract.ts';
+import { operation, responses } from '../../spec/contract.ts';
 import { conformanceProblems, errorBodyProblems, type ApiResponse } from './conformance.ts';
 import { target, type Endpoint } from './target.ts';
 
@@ -86,10 +86,15 @@ export async function sendUnchecked(request: ApiRequest, endpoint: Endpoint = ta
 export function responseProblems(operationId: string | undefined, response: ApiResponse): string[] {
   return [
     ...(target.capabilities.validatedByProxy ? proxyViolations(response).map((violation) => `the validating proxy reports a contract violation: ${violation}`) : []),
-    ...(response.status >= 500 ? [`a ${response.status} server error`] : []),
+    ...(response.status >= 500 && !declaresStatus(operationId, response.status) ? [`a ${response.status} server error`] : []),
     ...(operationId === undefined ? [] : conformanceProblems(operationId, response)),
     ...(response.status >= 400 ? errorBodyProblems(response) : []),
   ];
+}
+
+/** Whether the operation declares this status: a declared 503 is a documented answer, an undeclared 500 a failure. */
+function declaresStatus(operationId: string | undefined, status: number): boolean {
+  return operationId !== undefined && responses(operationId).some(([declared]) => declared === String(status));
 }
 
 /**

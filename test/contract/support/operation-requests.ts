@@ -96,17 +96,18 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
       code,
       field: parameter.name,
     });
-    const invalid = invalidValues(parameter.schema, 'text').filter((candidate) => location !== 'path' || !reshapesPath(String(candidate.value)));
-    mutations.push(fc.tuple(valid, invalid).map(([parts, { value, flaw }]) => withValue(parts, value, flaw, 'validation_failed')));
+    const invalid = invalidValues(parameter.schema, 'text')?.filter((candidate) => location !== 'path' || !reshapesPath(String(candidate.value)));
+    if (invalid) mutations.push(fc.tuple(valid, invalid).map(([parts, { value, flaw }]) => withValue(parts, value, flaw, 'validation_failed')));
     const issuedOnlyCode = SERVICE_ISSUED.get(parameter.name);
     if (issuedOnlyCode !== undefined) {
       mutations.push(fc.tuple(valid, validValues(parameter.schema)).map(([parts, value]) => withValue(parts, value, 'not issued by the service', issuedOnlyCode)));
     }
   }
   const bodySchema = bodySchemaOf(operationId);
-  if (bodySchema !== undefined) {
+  const invalidBody = bodySchema === undefined ? undefined : invalidValues(bodySchema, 'json');
+  if (invalidBody) {
     mutations.push(
-      fc.tuple(valid, invalidValues(bodySchema, 'json')).map(([parts, { value, flaw, field }]) => ({
+      fc.tuple(valid, invalidBody).map(([parts, { value, flaw, field }]) => ({
         ...build(operationId, { ...parts, json: value }),
         flaw: `body ${flaw}`,
         code: 'validation_failed',

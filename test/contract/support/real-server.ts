@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../../../server/clock.ts';
 import { listen } from '../../../server/listen.ts';
 import { createLogger } from '../../../server/logger.ts';
 import { openService } from '../../../server/service.ts';
+import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 
 export interface RealServer {
   /** Scheme, host and port; the API is under `/v1`. */
@@ -16,19 +17,28 @@ export interface RealServer {
 export interface RealServerOptions {
   clock?: Clock;
   freePlanKeys?: number;
+  /** Every read and write of pets fails as SQLite fails on a full or locked disk; keys still work. */
+  failingPetStorage?: boolean;
 }
 
 /**
  * The service wired as `server/main.ts` wires it (SQLite, real keys and limiters, the socket's
  * peer address), in memory, listening on a free port of 127.0.0.1.
  */
-export async function startRealServer({ clock = systemClock, freePlanKeys = 0 }: RealServerOptions = {}): Promise<RealServer> {
+export async function startRealServer({ clock = systemClock, freePlanKeys = 0, failingPetStorage = false }: RealServerOptions = {}): Promise<RealServer> {
   const service = openService({
     databasePath: ':memory:',
     clock,
     logger: createLogger('silent'),
     clientAddress: clientAddressResolver(false),
   });
+  if (failingPetStorage) {
+    const fail = async (): Promise<never> => {
+      throw new StorageUnavailableError('the disk is full (SQLITE_FULL)');
+    };
+    // The app holds this very store, so the service keeps its production wiring.
+    Object.assign(service.pets, { create: fail, get: fail, list: fail });
+  }
   const { keys } = service;
   const { secret: apiKey } = await keys.create({ plan: 'enterprise', label: 'contract suite', perMinute: 10_000_000, perDay: 10_000_000 });
   const free: string[] = [];

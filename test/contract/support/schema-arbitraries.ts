@@ -131,7 +131,7 @@ function invalidIntegers(schema: Schema, channel: Channel): fc.Arbitrary<Invalid
   return fc.oneof(...flaws);
 }
 
-function invalidStrings(schema: Schema, channel: Channel): fc.Arbitrary<Invalid> {
+function invalidStrings(schema: Schema, channel: Channel): fc.Arbitrary<Invalid> | undefined {
   const flaws: fc.Arbitrary<Invalid>[] = channel === 'json' ? [otherTypes('string')] : [];
   if (Array.isArray(schema.enum)) {
     const allowed = schema.enum as unknown[];
@@ -147,12 +147,14 @@ function invalidStrings(schema: Schema, channel: Channel): fc.Arbitrary<Invalid>
   if (minLength > 0) {
     flaws.push(fc.string({ unit: 'binary', maxLength: minLength - 1 }).map((value) => ({ value, flaw: `shorter than ${minLength} characters` })));
   }
-  flaws.push(
-    fc
-      .string({ unit: 'binary', minLength: maxLength + 1, maxLength: maxLength + 20 })
-      .filter((text) => codePoints(text) > maxLength)
-      .map((value) => ({ value, flaw: `longer than ${maxLength} characters` })),
-  );
+  if (typeof schema.maxLength === 'number') {
+    flaws.push(
+      fc
+        .string({ unit: 'binary', minLength: maxLength + 1, maxLength: maxLength + 20 })
+        .filter((text) => codePoints(text) > maxLength)
+        .map((value) => ({ value, flaw: `longer than ${maxLength} characters` })),
+    );
+  }
   if (pattern) {
     flaws.push(
       fc
@@ -161,7 +163,8 @@ function invalidStrings(schema: Schema, channel: Channel): fc.Arbitrary<Invalid>
         .map((value) => ({ value, flaw: `not matching the pattern ${pattern.source}` })),
     );
   }
-  return fc.oneof(...flaws);
+  // Any text is a string: a schema without length, pattern or enumeration forbids no parameter value.
+  return flaws.length === 0 ? undefined : fc.oneof(...flaws);
 }
 
 function invalidObjects(schema: Schema): fc.Arbitrary<Invalid> {
@@ -181,8 +184,10 @@ function invalidObjects(schema: Schema): fc.Arbitrary<Invalid> {
     );
   }
   for (const [name, property] of Object.entries(properties)) {
+    const invalidProperty = invalidValues(property, 'json');
+    if (!invalidProperty) continue;
     flaws.push(
-      fc.tuple(valid, invalidValues(property, 'json')).map(([value, invalid]) => ({
+      fc.tuple(valid, invalidProperty).map(([value, invalid]) => ({
         value: { ...value, [name]: invalid.value },
         flaw: `${name} ${invalid.flaw}`,
         field: name,
@@ -192,8 +197,8 @@ function invalidObjects(schema: Schema): fc.Arbitrary<Invalid> {
   return fc.oneof(...flaws);
 }
 
-/** Values that break one rule of the schema, sent as JSON or as parameter text. */
-export function invalidValues(input: unknown, channel: Channel): fc.Arbitrary<Invalid> {
+/** Values that break one rule of the schema, sent as JSON or as parameter text; none when it has no rule to break. */
+export function invalidValues(input: unknown, channel: Channel): fc.Arbitrary<Invalid> | undefined {
   const schema = keywords(input);
   switch (schema.type) {
     case 'integer':

@@ -27,6 +27,8 @@ export interface Target extends Endpoint {
   freePlanKeys: string[];
   /** The same API with its clock at the sunset of `getPet`; on the mock, the mock itself. */
   afterSunset: Endpoint;
+  /** The same API with its pet storage failing (a full or locked disk); on the mock, the mock itself. */
+  storageDown: Endpoint;
 }
 
 declare module 'vitest' {

@@ -4,26 +4,29 @@ import { startRealServers } from './real-servers.ts';
 
 /**
  * The `proxy` target: the real service behind `prism proxy --errors`, so that Prism validates
- * every answer against the contract; the sunset server gets a proxy of its own.
+ * every answer against the contract; the sunset and storage-down servers get proxies of their own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const servers = await startRealServers();
-  const proxies = await Promise.allSettled([startValidatingProxy({ upstream: servers.main.origin }), startValidatingProxy({ upstream: servers.afterSunset.origin })]);
+  const upstreams = [servers.main, servers.afterSunset, servers.storageDown];
+  const proxies = await Promise.allSettled(upstreams.map((server) => startValidatingProxy({ upstream: server.origin })));
   const close = async () => {
     await Promise.all(proxies.map((proxy) => (proxy.status === 'fulfilled' ? proxy.value.close() : undefined)));
     await servers.close();
   };
-  const [main, afterSunset] = proxies;
-  if (main.status === 'rejected' || afterSunset.status === 'rejected') {
+  const failed = proxies.find((proxy) => proxy.status === 'rejected');
+  if (failed) {
     await close();
-    throw main.status === 'rejected' ? main.reason : (afterSunset as PromiseRejectedResult).reason;
+    throw failed.reason;
   }
+  const [main, afterSunset, storageDown] = proxies.map((proxy) => (proxy as PromiseFulfilledResult<{ url: string }>).value.url);
   project.provide('target', {
     name: 'proxy',
-    baseUrl: `${main.value.url}/v1`,
+    baseUrl: `${main}/v1`,
     apiKey: servers.main.apiKey,
     freePlanKeys: servers.main.freePlanKeys,
-    afterSunset: { baseUrl: `${afterSunset.value.url}/v1`, apiKey: servers.afterSunset.apiKey },
+    afterSunset: { baseUrl: `${afterSunset}/v1`, apiKey: servers.afterSunset.apiKey },
+    storageDown: { baseUrl: `${storageDown}/v1`, apiKey: servers.storageDown.apiKey },
     capabilities: { stateful: true, preferHeader: false, validatedByProxy: true },
   });
   return close;

@@ -8,12 +8,24 @@ function sunsetInstant(): number {
   return Date.parse(`${sunset}T00:00:00Z`);
 }
 
+export interface RealServers {
+  main: RealServer;
+  afterSunset: RealServer;
+  storageDown: RealServer;
+  close(): Promise<void>;
+}
+
 /**
- * The server of the general suite (system clock) and a second one whose clock stands at the
- * sunset instant, since a test cannot move the first one's time.
+ * The server of the general suite (system clock), one whose clock stands at the sunset instant,
+ * since a test cannot move the first one's time, and one whose pet storage fails.
  */
-export async function startRealServers(): Promise<{ main: RealServer; afterSunset: RealServer; close(): Promise<void> }> {
+export async function startRealServers(): Promise<RealServers> {
   const at = sunsetInstant();
-  const [main, afterSunset] = await Promise.all([startRealServer({ freePlanKeys: 2 }), startRealServer({ clock: { now: () => at } })]);
-  return { main, afterSunset, close: async () => void (await Promise.all([main.close(), afterSunset.close()])) };
+  const [main, afterSunset, storageDown] = await Promise.all([
+    startRealServer({ freePlanKeys: 2 }),
+    startRealServer({ clock: { now: () => at } }),
+    startRealServer({ failingPetStorage: true }),
+  ]);
+  const servers = [main, afterSunset, storageDown];
+  return { main, afterSunset, storageDown, close: async () => void (await Promise.all(servers.map((server) => server.close()))) };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PetStore } from '../../../server/store/pet-store.ts';
+import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import {
   DOCUMENTED_ERROR_CODES,
@@ -41,7 +42,7 @@ function accessLines(app: TestApp): Record<string, unknown>[] {
 }
 
 describe('errors', () => {
-  it.each([['/v1/nope'], ['/v1/pets/1/owner'], ['/v1/store/orders'], ['/pets'], ['/v1'], ['/']])(
+  it.each([['/v1/nope'], ['/v1/pets/1/owner'], ['/v1/store/orders'], ['/pets'], ['/v1'], ['/nope']])(
     'answers the unknown path %s with 404 not_found naming it',
     async (path) => {
       await expectError(await t.request(path), 404, 'not_found', path);
@@ -101,6 +102,7 @@ describe('errors', () => {
       ['missing pet', (app) => app.request('/v1/pets/999')],
       ['other method', (app) => app.request('/v1/pets', { method: 'DELETE' })],
       ['unexpected failure', (app) => (failOnce(app, 'list'), app.request('/v1/pets'))],
+      ['storage failure', (app) => (failOnce(app, 'list', new StorageUnavailableError('the disk is full')), app.request('/v1/pets'))],
       ['after the sunset', (app) => (app.clock.set(SUNSET), app.request('/v1/pets/1'))],
     ];
     const seen = new Map<string, string>();
@@ -170,7 +172,8 @@ describe('authentication', () => {
     ['GET', '/v1/pets/abc'],
     ['POST', '/v1/pets'],
     ['GET', '/v1/nope'],
-    ['GET', '/'],
+    // GET / is the open index; any other method on / is an API request like the rest.
+    ['POST', '/'],
     ['DELETE', '/v1/pets'],
   ])('answers %s %s without a key with 401, before routing or validation', async (method, path) => {
     const response = await t.app.request(path, { method, body: method === 'POST' ? '{' : undefined, headers: { 'Content-Type': 'application/json' } });

@@ -44,6 +44,17 @@ describe('server/main.ts', () => {
     expect(second.output()).not.toMatch(/ask_/);
   });
 
+  it('on a later start, when keys exist, says how to create one instead of creating one', async () => {
+    const first = await start();
+    developmentKey(first);
+    first.child.kill('SIGTERM');
+    await first.exited;
+
+    const second = await start();
+    expect(second.output()).toMatch(/npm run keys -- create --plan free/);
+    expect(second.output()).not.toMatch(/ask_|was created/);
+  });
+
   it('keeps every pet it acknowledged with 201 when killed with SIGKILL, and serves them after a restart', async () => {
     const first = await start();
     const key = developmentKey(first);

@@ -1,0 +1,165 @@
+import { rmSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Database } from '../database.ts';
+import { backupDatabase } from './backup.ts';
+import { openExistingReadOnly } from './open-existing.ts';
+import { integrityProblems } from '../store/integrity.ts';
+import { isDamagedDatabaseError } from './problems.ts';
+import { Refusal } from './refusal.ts';
+import { describeSummary, summarize } from './summary.ts';
+import type { DatabaseSummary } from './summary.ts';
+
+export const USAGE = `Usage: npm run db:backup -- <file>
+       npm run db:check
+
+  db:backup <file>   copy the database to <file>, a new file in an existing folder, while the
+                     server keeps running and writing; then check the copy and say what it holds
+  db:check           run SQLite's full integrity check on the database: exit code 0 when it is
+                     sound, 1 when SQLite reports problems; safe while the server runs
+
+To restore a backup:
+  1. stop the server
+  2. copy the backup over DATABASE_PATH
+  3. delete DATABASE_PATH-wal and DATABASE_PATH-shm if they are there (SQLite would
+     otherwise replay the replaced database's log over the backup)
+  4. start the server
+
+The database is DATABASE_PATH (default data/animal-store.db). npm runs the scripts in the
+project folder, so a relative <file> is taken from there.
+`;
+
+interface Output {
+  write(text: string): unknown;
+}
+
+export interface DatabaseCliContext {
+  stdout: Output;
+  stderr: Output;
+  /** Only ever opened read-only; never created. */
+  databasePath: string;
+}
+
+type Command = { name: 'help' } | { name: 'backup'; target: string } | { name: 'check' };
+
+/** A mistake in the command line: answered with the usage and exit code 2. */
+class UsageError extends Error {}
+
+/** Runs the database tool on `argv` (the arguments after the script) and returns the exit code. */
+export function runDatabaseCli(argv: readonly string[], context: DatabaseCliContext): number {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    context.stderr.write(`Error: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    switch (command.name) {
+      case 'help':
+        context.stdout.write(USAGE);
+        return 0;
+      case 'backup':
+        return backup(resolve(context.databasePath), command.target, context);
+      case 'check':
+        return check(resolve(context.databasePath), context);
+    }
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    context.stderr.write(`Error: ${error.message}\n`);
+    return 2;
+  }
+}
+
+function backup(databasePath: string, target: string, { stdout, stderr }: DatabaseCliContext): number {
+  try {
+    backupDatabase(databasePath, target);
+  } catch (error) {
+    if (!isDamagedDatabaseError(error)) throw error;
+    stderr.write(
+      `Error: ${databasePath} could not be copied because it is damaged (${error.message}); ` +
+        'see what SQLite reports with: npm run db:check\n',
+    );
+    return 1;
+  }
+
+  const { problems, summary } = inspect(openExistingReadOnly(target));
+  if (!summary) {
+    rmSync(target);
+    stderr.write(
+      `Error: the copy failed SQLite's integrity check, so it was deleted:\n${indent(problems)}` +
+        'See what SQLite reports on the database with: npm run db:check\n',
+    );
+    return 1;
+  }
+  stdout.write(
+    `Backed up ${databasePath} to ${target} (${statSync(target).size} bytes).\n` +
+      `The copy holds ${describeSummary(summary)}, and passed SQLite's integrity check.\n`,
+  );
+  return 0;
+}
+
+function check(databasePath: string, { stdout, stderr }: DatabaseCliContext): number {
+  const { problems, summary } = inspect(openExistingReadOnly(databasePath));
+  if (!summary) {
+    stderr.write(
+      `Error: ${databasePath} failed SQLite's integrity check:\n${indent(problems)}` +
+        `Restore the last good backup: stop the server, copy the backup over ${databasePath}, ` +
+        `delete ${databasePath}-wal and ${databasePath}-shm, then start the server.\n`,
+    );
+    return 1;
+  }
+  stdout.write(`ok\n${databasePath}: ${describeSummary(summary)}.\n`);
+  return 0;
+}
+
+/** Checks `db` and, only when it is sound (counting a damaged table may fail), summarizes it; then closes it. */
+function inspect(db: Database): { problems: string[]; summary?: DatabaseSummary } {
+  try {
+    const problems = integrityProblems(db, 'full');
+    return problems.length === 0 ? { problems, summary: summarize(db) } : { problems };
+  } finally {
+    db.close();
+  }
+}
+
+/** One problem of SQLite's may span several lines; each is indented under the heading. */
+function indent(problems: readonly string[]): string {
+  return problems.flatMap((problem) => problem.split('\n')).map((line) => `  ${line}\n`).join('');
+}
+
+function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: { help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [name, ...operands] = positionals;
+  if (values.help || name === 'help') return { name: 'help' };
+
+  switch (name) {
+    case undefined:
+      throw new UsageError('A command is required: backup or check.');
+    case 'backup': {
+      const [target, extra] = operands;
+      if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}": backup takes one file.`);
+      if (!target) throw new UsageError('The backup command needs the file to write the backup to.');
+      return { name: 'backup', target: resolve(target) };
+    }
+    case 'check':
+      if (operands.length > 0) {
+        throw new UsageError(`Unexpected argument "${operands[0]}": check takes none; it checks DATABASE_PATH.`);
+      }
+      return { name: 'check' };
+    default:
+      throw new UsageError(`Unknown command "${name}".`);
+  }
+}

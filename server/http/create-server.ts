@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { Logger } from '../logger.ts';
+import { MAX_BODY_BYTES } from '../middleware/json-body.ts';
+import { answerClientErrors } from './client-errors.ts';
+import { continueWhenBodyIsRead } from './expect-continue.ts';
+import { answerAdapterErrors, refuseMalformedRequests } from './request-gate.ts';
+import { unreadBodyResponse } from './unread-body.ts';
+
+export interface HttpLimits {
+  /** Request line and headers together; larger gets 431. */
+  maxHeaderBytes: number;
+  /** How long a request's line and headers may take to arrive; slower gets 408. */
+  headersTimeoutMs: number;
+  /** How long a whole request, body included, may take to arrive; slower gets 408. */
+  requestTimeoutMs: number;
+  /** How long an idle connection stays open for the client's next request. */
+  keepAliveTimeoutMs: number;
+  /** How often the two timeouts above are checked, so how late they may strike. */
+  timeoutCheckIntervalMs: number;
+  /** A body refused unread is read and dropped after the answer up to this declared length; a longer one closes the connection. */
+  drainLimitBytes: number;
+  /** How long a connection being closed keeps reading what the client still sends before it is dropped. */
+  lingerMs: number;
+}
+
+export const HTTP_LIMITS: HttpLimits = {
+  maxHeaderBytes: 16 * 1024,
+  headersTimeoutMs: 20_000,
+  // Bodies are at most 16 KiB; a client that needs longer than this is stalled or hostile.
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  timeoutCheckIntervalMs: 1_000,
+  drainLimitBytes: 1024 * 1024,
+  lingerMs: 2_000,
+};
+
+/** The app's `fetch`, called by the HTTP adapter with Node's request and response as its environment. */
+export type Fetch = Parameters<typeof getRequestListener>[0];
+
+export interface HttpServerOptions {
+  /** Where the HTTP layer logs what it refuses; the app logs the rest. */
+  logger: Logger;
+  limits?: Partial<HttpLimits>;
+}
+
+/**
+ * Node's HTTP server for the app, with what the app cannot do itself: limits and timeouts,
+ * `Expect: 100-continue` held until the body is wanted, the Error body on the answers Node and
+ * the HTTP adapter give on their own, and connections kept or closed honestly when a body goes
+ * unread. Not yet listening.
+ */
+export function createHttpServer(fetch: Fetch, { logger, limits: overrides }: HttpServerOptions): Server {
+  const limits = { ...HTTP_LIMITS, ...overrides };
+  const adapter = getRequestListener(fetch, {
+    // The adapter's own clean-up drops a connection half a second after an answer that left the
+    // body unread, though it was answered `keep-alive`; unreadBodyResponse does it honestly.
+    autoCleanupIncoming: false,
+    errorHandler: answerAdapterErrors(logger),
+  });
+  const server = createServer(
+    {
+      ServerResponse: unreadBodyResponse(limits),
+      // Checked by refuseMalformedRequests, which answers with the Error body.
+      requireHostHeader: false,
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    },
+    refuseMalformedRequests(adapter, logger),
+  );
+  continueWhenBodyIsRead(server, MAX_BODY_BYTES);
+  answerClientErrors(server, logger, limits);
+  return server;
+}

@@ -1,0 +1,43 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { ErrorBody, ErrorCode } from '../errors.ts';
+
+/** A refusal answered below the app, by the HTTP layer, still with the contract's Error body. */
+export interface Refusal {
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
+
+function errorJson({ status, code, message }: Refusal): string {
+  const body: ErrorBody = { code, message, status };
+  return JSON.stringify(body);
+}
+
+/**
+ * The whole HTTP/1.1 message, for Node's 'clientError' event, which hands over only the socket:
+ * the bytes written are all the client gets, so they must be a complete, well-formed answer.
+ */
+export function rawRefusal(refusal: Refusal): string {
+  const body = errorJson(refusal);
+  return [
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `Date: ${new Date().toUTCString()}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** Answers through Node's response object and closes the connection after the answer. */
+export function refuseAndClose(res: ServerResponse, refusal: Refusal): void {
+  const body = errorJson(refusal);
+  res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.end(body);
+}
+
+/** The same answer as a fetch Response, for the HTTP adapter's error handler. */
+export function refusalResponse(refusal: Refusal): Response {
+  return new Response(errorJson(refusal), { status: refusal.status, headers: { 'Content-Type': 'application/json' } });
+}

@@ -1,0 +1,51 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { RequestError } from '@hono/node-server';
+import type { Logger } from '../logger.ts';
+import { isClosing } from './closing.ts';
+import { refuseAndClose, refusalResponse } from './error-answers.ts';
+
+/**
+ * Refuses, before the app sees them, requests HTTP/1.1 forbids a server to act on: a request
+ * without exactly one `Host` (RFC 9112, section 3.2; several could be read differently by a proxy
+ * in front) or whose target is no path (`OPTIONS *`). A request that arrives on a connection being
+ * closed is never run: its answer could not be delivered.
+ */
+export function refuseMalformedRequests(next: RequestListener, logger: Logger): RequestListener {
+  return (req, res) => {
+    if (isClosing(req.socket)) {
+      req.resume();
+      return;
+    }
+    const malformation = malformationOf(req);
+    if (malformation === undefined) return next(req, res);
+    logger.info({ method: req.method, status: 400, code: 'validation_failed', problem: malformation.problem });
+    refuseAndClose(res, { status: 400, code: 'validation_failed', message: malformation.message });
+  };
+}
+
+function malformationOf(req: IncomingMessage): { problem: string; message: string } | undefined {
+  const hosts = req.rawHeaders.filter((value, index) => index % 2 === 0 && value.toLowerCase() === 'host').length;
+  if (hosts > 1) return { problem: 'several Host headers', message: `The request has ${hosts} Host headers; send exactly one.` };
+  if (hosts === 0 && req.httpVersion === '1.1') return { problem: 'no Host header', message: 'The request has no Host header; HTTP/1.1 requires exactly one.' };
+  const target = req.url ?? '';
+  if (!target.startsWith('/') && !/^https?:\/\//i.test(target)) {
+    return { problem: 'request target is not a path', message: `The request target must be a path starting with /; \`${target.slice(0, 50)}\` is not one.` };
+  }
+  return undefined;
+}
+
+/**
+ * The HTTP adapter's error handler: a request it cannot turn into a URL (a backslash in the path,
+ * an invalid `Host`) is the client's mistake, anything else an unexpected failure, never shown.
+ */
+export function answerAdapterErrors(logger: Logger): (error: unknown) => Response {
+  return (error) => {
+    if (error instanceof RequestError) {
+      logger.info({ status: 400, code: 'validation_failed', problem: error.message });
+      const message = `The request target or Host header cannot be read (${error.message.toLowerCase()}); correct it and send the request again.`;
+      return refusalResponse({ status: 400, code: 'validation_failed', message });
+    }
+    logger.error({ error: error instanceof Error ? error.stack : String(error) });
+    return refusalResponse({ status: 500, code: 'internal_error', message: 'An unexpected error occurred; retry later, and report it if it persists.' });
+  };
+}

@@ -1,0 +1,232 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmdirSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getOrCreateSecret, openDatabase } from '../../../server/database.ts';
+import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+import { createLogger } from '../../../server/logger.ts';
+import { createApp } from '../../../server/app.ts';
+import { createMemoryRateLimiter } from '../../../server/limiter/memory-rate-limiter.ts';
+import { openService, type Service } from '../../../server/service.ts';
+import { SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
+import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
+import { FakeClock } from '../../support/fake-clock.ts';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+const DISK_MEGABYTES = 2;
+
+/**
+ * A folder on its own small tmpfs, so the database really runs out of space, unmounted after
+ * the test; undefined where this machine does not allow mounting one (not root), where the
+ * injected failures below still run.
+ */
+function mountSmallDisk(): string | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'animal-store-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${DISK_MEGABYTES}m`, 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    rmdirSync(dir);
+    return undefined;
+  }
+  cleanups.push(() => {
+    execFileSync('umount', [dir]);
+    rmdirSync(dir);
+  });
+  return dir;
+}
+
+const canMount = (() => {
+  const probe = mountSmallDisk();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+  return probe !== undefined;
+})();
+
+/** Takes all the space left on the small disk but `spareBytes`, in a file an operator could delete. */
+function fillDisk(dir: string, spareBytes: number): string {
+  const filler = join(dir, 'filler');
+  const { bavail, bsize } = statfsSync(dir);
+  writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - spareBytes)));
+  return filler;
+}
+
+interface ServiceUnderTest {
+  service: Service;
+  logLines: string[];
+  post(name: string): Promise<Response>;
+  get(path: string): Promise<Response>;
+}
+
+async function startService(databasePath: string): Promise<ServiceUnderTest> {
+  const logLines: string[] = [];
+  const service = openService({
+    databasePath,
+    clock: new FakeClock(),
+    logger: createLogger('info', (line) => logLines.push(line)),
+    clientAddress: () => '192.0.2.1',
+  });
+  cleanups.push(() => service.close());
+  const { secret } = await service.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+  const headers = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
+  return {
+    service,
+    logLines,
+    post: async (name) =>
+      await service.app.request('/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) }),
+    get: async (path) => await service.app.request(path, { headers }),
+  };
+}
+
+async function allPetIds(t: ServiceUnderTest): Promise<number[]> {
+  const ids: number[] = [];
+  let next: string | undefined = '/v1/pets?limit=100';
+  while (next) {
+    const response = await t.get(next);
+    expect(response.status).toBe(200);
+    ids.push(...((await response.json()) as Array<{ id: number }>).map((pet) => pet.id));
+    next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1];
+  }
+  return ids;
+}
+
+async function expectServiceUnavailable(response: Response): Promise<void> {
+  expect(response.status).toBe(503);
+  expect(Number(response.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+  expect(response.headers.get('X-RateLimit-Remaining')).not.toBeNull();
+  expect(await response.json()).toEqual({ code: 'service_unavailable', message: expect.stringMatching(/retry/i), status: 503 });
+}
+
+const errorLines = (t: ServiceUnderTest) =>
+  t.logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 'error');
+
+describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
+  it('answers 503 for every pet it could not store, acknowledges only stored pets, and recovers when space is freed', async () => {
+    const disk = mountSmallDisk()!;
+    const path = join(disk, 'animal-store.db');
+    const t = await startService(path);
+    // Space an operator can free later: the server must recover without a restart.
+    const filler = fillDisk(disk, 256 * 1024);
+
+    const acknowledged: number[] = [];
+    let refused = 0;
+    for (let attempt = 0; attempt < 5_000 && refused < 3; attempt++) {
+      const response = await t.post(`Pet ${attempt}`);
+      if (response.status === 201) {
+        expect(refused).toBe(0);
+        acknowledged.push(((await response.json()) as { id: number }).id);
+      } else {
+        await expectServiceUnavailable(response);
+        refused++;
+      }
+    }
+    expect(refused).toBe(3);
+    expect(acknowledged.length).toBeGreaterThan(0);
+
+    // Every 201 is stored, and nothing else is.
+    expect(await allPetIds(t)).toEqual(acknowledged);
+    const errors = errorLines(t);
+    expect(errors).toHaveLength(3);
+    expect(errors[0]).toMatchObject({ event: 'storage_unavailable', reason: expect.stringContaining('SQLITE_FULL') });
+
+    unlinkSync(filler);
+    const recovered = await t.post('After the disk was freed');
+    expect(recovered.status).toBe(201);
+    expect(((await recovered.json()) as { id: number }).id).toBe(acknowledged.at(-1)! + 1);
+
+    t.service.close();
+    const check = new Sqlite(path, { readonly: true });
+    expect(check.prepare('PRAGMA integrity_check').pluck().all()).toEqual(['ok']);
+    expect(check.prepare('SELECT count(*) FROM pets').pluck().get()).toBe(acknowledged.length + 1);
+    check.close();
+  });
+
+  it('refuses to create an API key or the cursor secret it could not store', async () => {
+    const disk = mountSmallDisk()!;
+    const db = openDatabase(join(disk, 'keys.db'));
+    cleanups.push(() => db.close());
+    const keys = new SqliteKeyStore(db);
+    fillDisk(disk, 64 * 1024);
+    let created = 0;
+    let failure: unknown;
+    for (let attempt = 0; attempt < 1_000 && failure === undefined; attempt++) {
+      try {
+        await keys.create({ plan: 'free', label: 'x'.repeat(200) });
+        created++;
+      } catch (error) {
+        failure = error;
+      }
+    }
+    expect(failure).toBeInstanceOf(StorageUnavailableError);
+    expect(await keys.count()).toBe(created);
+    expect(() => getOrCreateSecret(db, 'another-secret')).toThrow(/full/);
+  });
+});
+
+describe('storage failures injected into a database', () => {
+  it('answers 503 when SQLite refuses to grow the file, stores nothing, then recovers', async () => {
+    const t = await startService(':memory:');
+    const { db } = t.service;
+    const pagesInUse = db.prepare('PRAGMA page_count').pluck().get() as number;
+    // SQLite's own limit on the file's size: the next write needing a new page fails as on a full disk.
+    db.exec(`PRAGMA max_page_count = ${pagesInUse}`);
+
+    const acknowledged: number[] = [];
+    let response = await t.post('x'.repeat(100));
+    for (let attempt = 0; response.status === 201 && attempt < 1_000; attempt++) {
+      acknowledged.push(((await response.json()) as { id: number }).id);
+      response = await t.post('x'.repeat(100));
+    }
+    await expectServiceUnavailable(response);
+    expect(await allPetIds(t)).toEqual(acknowledged);
+    expect(errorLines(t)).toHaveLength(1);
+
+    db.exec(`PRAGMA max_page_count = ${pagesInUse * 10}`);
+    expect((await t.post('Recovered')).status).toBe(201);
+    expect(await allPetIds(t)).toEqual([...acknowledged, acknowledged.length + 1]);
+  });
+
+  it('answers 503 while another connection holds the write lock past the busy timeout, then stores again', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'animal-store-locked-')), 'animal-store.db');
+    const t = await startService(path);
+    t.service.db.exec('PRAGMA busy_timeout = 50');
+    const other = new Sqlite(path);
+    cleanups.push(() => other.close());
+    other.exec('BEGIN IMMEDIATE');
+
+    await expectServiceUnavailable(await t.post('Locked out'));
+    expect(errorLines(t)[0]).toMatchObject({ event: 'storage_unavailable', reason: expect.stringContaining('SQLITE_BUSY') });
+
+    other.exec('ROLLBACK');
+    const stored = await t.post('After the lock');
+    expect(stored.status).toBe(201);
+    expect(await allPetIds(t)).toEqual([((await stored.json()) as { id: number }).id]);
+  });
+
+  it('answers 503 with rate-limit headers when the key cannot be looked up', async () => {
+    const clock = new FakeClock();
+    const db = openDatabase(':memory:');
+    cleanups.push(() => db.close());
+    const keys = new SqliteKeyStore(db, clock);
+    keys.findActive = async () => {
+      throw new StorageUnavailableError('the database file cannot be opened (SQLITE_CANTOPEN)');
+    };
+    const logLines: string[] = [];
+    const app = createApp({
+      pets: new SqlitePetStore(db),
+      keys,
+      limiters: { keys: createMemoryRateLimiter({ clock }), addresses: createMemoryRateLimiter({ clock }) },
+      clock,
+      logger: createLogger('info', (line) => logLines.push(line)),
+      cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
+      clientAddress: () => '192.0.2.1',
+    });
+    const response = await app.request('/v1/pets', { headers: { Authorization: 'Bearer ask_unverifiable' } });
+    await expectServiceUnavailable(response);
+    expect(response.headers.get('X-RateLimit-Limit')).toBe('60');
+  });
+});

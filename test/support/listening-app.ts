@@ -1,0 +1,30 @@
+import { clientAddressResolver } from '../../server/client-address.ts';
+import type { HttpLimits } from '../../server/http/create-server.ts';
+import { listen } from '../../server/listen.ts';
+import { createLogger } from '../../server/logger.ts';
+import { openService } from '../../server/service.ts';
+
+/**
+ * The real service on an in-memory database, served over HTTP on a free port by the same server
+ * `npm start` runs, with every log line captured, and an enterprise key with limits out of the way.
+ */
+export async function startListeningApp(limits: Partial<HttpLimits> = {}) {
+  const logLines: string[] = [];
+  const logger = createLogger('debug', (line) => logLines.push(line));
+  const service = openService({ databasePath: ':memory:', logger, clientAddress: clientAddressResolver(false) });
+  const { secret: apiKey } = await service.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+  const listening = await listen(service.app.fetch, '127.0.0.1', 0, { logger, limits });
+  return {
+    origin: listening.origin,
+    apiKey,
+    service,
+    /** The log lines so far, parsed. */
+    logged: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    close: async () => {
+      await listening.close();
+      service.close();
+    },
+  };
+}
+
+export type ListeningApp = Awaited<ReturnType<typeof startListeningApp>>;
