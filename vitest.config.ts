@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const jsonReport = process.env.VITEST_JSON_REPORT;
 
 /** The contract suite, written once and run against each target below. */
-const contractSuite = 'test/contract/suite/**/*.test.ts';
+export const contractSuite = 'test/contract/suite/**/*.test.ts';
 
 /**
  * One project per target of the contract suite; its globalSetup starts the target and provides

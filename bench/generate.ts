@@ -17,7 +17,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 const workspace = await mkdtemp(path.join(os.tmpdir(), 'animal-store-bench-'));
 try {
-  for (const entry of ['openapi', 'redocly.yaml', 'scripts', 'package.json', 'generated']) {
+  for (const entry of ['openapi', 'redocly.yaml', 'scripts', 'contract', 'package.json', 'generated']) {
     await cp(path.join(repoRoot, entry), path.join(workspace, entry), { recursive: true });
   }
   await symlink(path.join(repoRoot, 'node_modules'), path.join(workspace, 'node_modules'), 'dir');

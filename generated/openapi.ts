@@ -115,6 +115,9 @@ export interface components {
          *     - `internal_error` (500): an unexpected failure; no detail is disclosed.
          *     - `service_unavailable` (503): the service cannot do the work safely right now (its storage
          *       failed, the disk is full); nothing was changed. Retry after `Retry-After` seconds.
+         *
+         *     An answer about invalid parameters or body fields (`validation_failed`) also lists every
+         *     problem of the request in `details`; its `message` names the first of them.
          */
         Error: {
             /**
@@ -126,6 +129,18 @@ export interface components {
             message: string;
             /** @description The HTTP status code of the response, repeated. */
             status: number;
+            /** @description Every problem of a request with invalid parameters or body fields (`validation_failed`), one entry per parameter or field at fault: unknown body fields first, then in the order the contract declares the parameters and fields. `message` repeats the first entry's message. Absent from other errors. */
+            details?: {
+                /**
+                 * @description Where the problem is, `query`, `path` or `body`.
+                 * @enum {string}
+                 */
+                in: "query" | "path" | "body";
+                /** @description The parameter, or the body field (`name`, or a nested one such as `tags[0]`); empty when the problem is the body as a whole. */
+                name: string;
+                /** @description A sentence naming the parameter or field and what is wrong with it. */
+                message: string;
+            }[];
         };
         /** @description An animal to add. `name` and `categoryId` are required; `status` defaults to `available`. Fields not listed here are rejected with `400 validation_failed` naming the field, so a typo never goes unnoticed. */
         NewPet: {

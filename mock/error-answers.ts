@@ -1,30 +1,29 @@
 // The mock answers every error with the contract's Error body `{code, message, status}` and the
 // headers the contract declares, never with Prism's own formats (problem+json for routing,
 // security and validation failures; `{"error": ...}` from its HTTP layer for unreadable JSON).
+import { requestValidator, type Contract, type ContractOperation, type PathMatch } from '../contract/index.ts';
 import type { components } from '../generated/openapi.ts';
-import { ApiError } from '../server/errors.ts';
-import { assertJsonContentType, PAYLOAD_TOO_LARGE_MESSAGE, parseJsonBody } from '../server/middleware/json-body.ts';
+import { ApiError, validationFailed } from '../server/errors.ts';
+import { parseJsonBody } from '../server/json-body.ts';
+import { PAYLOAD_TOO_LARGE_MESSAGE } from '../server/middleware/body-size-limit.ts';
+import { assertJsonContentType } from '../server/middleware/json-content-type.ts';
+import { exampleHeaders } from './example-headers.ts';
 import type { Answer, Exchange } from './http-front.ts';
-import type { ContractOperation, ContractView, RouteMatch } from './contract-view.ts';
 
-type ErrorCode = components['schemas']['Error']['code'];
+type ErrorBody = components['schemas']['Error'];
 
-interface ErrorAnswer {
-  status: number;
-  code: ErrorCode;
-  message: string;
+interface ErrorAnswer extends ErrorBody {
   headers?: Record<string, string>;
 }
 
-interface Violation {
-  location: string[];
-  severity: string;
-  message: string;
+/** The contract path a request reaches, and the operation its method reaches there, if any. */
+interface Route extends PathMatch {
+  operation: ContractOperation | undefined;
 }
 
 /** Problem types of Prism (`https://stoplight.io/prism/errors#<TYPE>`) that the mock answers in its own words. */
 const PRISM_TYPE = /#([A-Z_]+)$/;
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
+const CODE_BY_STATUS: Record<number, ErrorBody['code']> = {
   400: 'validation_failed',
   401: 'unauthorized',
   404: 'not_found',
@@ -38,88 +37,89 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 const BEARER = /^bearer\s+\S+/i;
 
 /** Prism's answer to `request`, as the real service would shape it. */
-export function contractAnswer(prism: Answer, request: Exchange, view: ContractView): Answer {
-  const path = new URL(request.url, 'http://mock').pathname;
-  const match = view.match(request.method, path);
-  const { 'sl-violations': violationsHeader, 'content-type': contentType, ...headers } = prism.headers;
+export function contractAnswer(prism: Answer, request: Exchange, contract: Contract): Answer {
+  const path = pathOf(request);
+  const { 'sl-violations': _violations, 'content-type': contentType, ...headers } = prism.headers;
   const body = parseJson(prism.body);
 
-  if (isErrorBody(body)) {
-    const violations = requestViolations(violationsHeader);
-    // Prism answers an invalid request with the first example of the declared 400, which may
-    // name another field than the one at fault; the violation it found says what is wrong.
-    if (prism.status === 400 && violations.length > 0 && !asksForExample(request)) {
-      body.message = violations.map((violation) => sentence(violation.message)).join(' ');
-    }
-    return jsonAnswer(prism.status, headers, body);
-  }
+  if (isErrorBody(body)) return jsonAnswer(prism.status, headers, body);
   if (prism.status < 400) return { ...prism, headers: { ...headers, ...(contentType && { 'content-type': contentType }) } };
 
-  const error = hasBearer(request) ? translate(prism.status, body, request, path, match) : unauthorized();
-  return errorAnswer(error, view, match, passThrough(headers));
+  const route = routeOf(request, contract);
+  const error = hasBearer(request) ? translate(prism.status, body, request, path, route) : unauthorized();
+  return errorAnswer(error, contract, route?.operation, passThrough(headers));
 }
 
 /**
- * A request the front answers itself, as the server does before validation: by the server's own
- * rules and in its order, a body not declared as UTF-8 JSON (415), over the size limit (413), or
- * empty, not UTF-8 or not JSON (400). Prism would answer these with 400s of its own, or, for a
- * body the front did not keep, not know of them.
+ * A request the front answers itself, as the server does before its handler: by the server's
+ * own rules and in its order, a body not declared as UTF-8 JSON (415), over the size limit
+ * (413), or empty, not UTF-8 or not JSON (400), then parameters or a body the contract's
+ * validator finds problems with (400). Prism would answer these with 400s in its own words, or,
+ * for a body the front did not keep, not know of them.
  */
-export function refusedBeforePrism(request: Exchange, view: ContractView): Answer | undefined {
-  const match = view.match(request.method, new URL(request.url, 'http://mock').pathname);
-  if (!match?.operation?.takesBody || !hasBearer(request)) return undefined;
+export function refusedBeforePrism(request: Exchange, contract: Contract): Answer | undefined {
+  const route = routeOf(request, contract);
+  const operation = route?.operation;
+  if (!operation || !hasBearer(request)) return undefined;
   try {
-    assertJsonContentType(request.headers['content-type']);
-    if (request.bodyOverLimit) throw new ApiError(413, 'payload_too_large', PAYLOAD_TOO_LARGE_MESSAGE);
-    parseJsonBody(request.body);
+    let body: unknown;
+    if (operation.bodySchema) {
+      assertJsonContentType(request.headers['content-type']);
+      if (request.bodyOverLimit) throw new ApiError(413, 'payload_too_large', PAYLOAD_TOO_LARGE_MESSAGE);
+      body = parseJsonBody(request.body);
+    }
+    const searchParams = new URL(request.url, 'http://mock').searchParams;
+    const query = Object.fromEntries([...new Set(searchParams.keys())].map((name) => [name, searchParams.getAll(name)]));
+    const validation = requestValidator(contract).validate(operation.operationId, { query, path: route.params, body });
+    if (!validation.valid) throw validationFailed(validation.problems);
     return undefined;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return errorAnswer(error, view, match, {});
+    return errorAnswer(error, contract, operation, {});
   }
 }
 
 /** The answer to a path the mock keeps to itself: the same as to any path the contract lacks. */
-export function unknownPathAnswer(request: Exchange, view: ContractView): Answer {
-  const path = new URL(request.url, 'http://mock').pathname;
-  const error = hasBearer(request) ? notFound(path) : unauthorized();
-  return errorAnswer(error, view, undefined, {});
+export function unknownPathAnswer(request: Exchange, contract: Contract): Answer {
+  const error = hasBearer(request) ? notFound(pathOf(request)) : unauthorized();
+  return errorAnswer(error, contract, undefined, {});
 }
 
 /** The answer when Prism cannot be reached at all. */
-export function mockFailure(error: unknown, request: Exchange, view: ContractView): Answer {
-  const path = new URL(request.url, 'http://mock').pathname;
-  const operation: ContractOperation | undefined = view.match(request.method, path)?.operation;
+export function mockFailure(error: unknown, request: Exchange, contract: Contract): Answer {
   const message = `The mock could not produce an answer: ${error instanceof Error ? error.message : String(error)}.`;
-  return jsonAnswer(500, view.exampleHeaders(operation, 500), { code: 'internal_error', message, status: 500 });
+  const headers = exampleHeaders(contract, routeOf(request, contract)?.operation, 500);
+  return jsonAnswer(500, headers, { code: 'internal_error', message, status: 500 });
 }
 
-function translate(status: number, body: unknown, request: Exchange, path: string, match: RouteMatch | undefined): ErrorAnswer {
-  const problem = (body ?? {}) as { type?: string; title?: string; detail?: string; validation?: Violation[] };
+function routeOf(request: Exchange, contract: Contract): Route | undefined {
+  const match = contract.match(pathOf(request));
+  return match && { ...match, operation: match.path.operationFor(request.method) };
+}
+
+function pathOf(request: Exchange): string {
+  return new URL(request.url, 'http://mock').pathname;
+}
+
+function translate(status: number, body: unknown, request: Exchange, path: string, route: Route | undefined): ErrorAnswer {
+  const problem = (body ?? {}) as { type?: string; title?: string; detail?: string };
   const type = PRISM_TYPE.exec(problem.type ?? '')?.[1];
   const method = request.method.toUpperCase();
 
-  if (!match) return notFound(path);
-  if (!match.operation) {
-    return {
-      status: 405,
-      code: 'method_not_allowed',
-      message: `${path} does not support ${method}; it supports ${match.allow.join(', ')}.`,
-      headers: { allow: match.allow.join(', ') },
-    };
+  if (!route) return notFound(path);
+  if (!route.operation) {
+    const allow = route.path.allow.join(', ');
+    const message = `${path} does not support ${method}; it supports ${allow}.`;
+    return { status: 405, code: 'method_not_allowed', message, headers: { allow } };
   }
   if (type === 'NOT_FOUND') {
     // Prism's answer when `Prefer` (or `__code`, `__example`) asks for a response not declared.
-    return {
-      status: 400,
-      code: 'validation_failed',
-      message: `The \`Prefer\` header asks for a response that ${method} ${match.path} does not declare: ${problem.detail ?? problem.title}`,
-    };
+    const undeclared = problem.detail ?? problem.title;
+    const message = `The \`Prefer\` header asks for a response that ${method} ${route.path.servedPath} does not declare: ${undeclared}`;
+    return { status: 400, code: 'validation_failed', message };
   }
   if (type === 'UNPROCESSABLE_ENTITY' || status === 422) {
-    const details = (problem.validation ?? []).map((violation) => violation.message);
-    if (details.length > 0) return { status: 400, code: 'validation_failed', message: sentence(details.join('; ')) };
-    // Without violations, Prism could not read the preferences it was asked for.
+    // The front has validated the request already: Prism could not read the preferences it was asked for.
     const reason = (problem.detail ?? '').replace(/[\s└─]+/g, ' ').trim();
     return { status: 400, code: 'validation_failed', message: sentence(`The \`Prefer\` header is not understood: ${reason}`) };
   }
@@ -132,16 +132,13 @@ function translate(status: number, body: unknown, request: Exchange, path: strin
 
 function errorAnswer(
   error: ErrorAnswer,
-  view: ContractView,
-  match: RouteMatch | undefined,
+  contract: Contract,
+  operation: ContractOperation | undefined,
   headers: Record<string, string | string[]>,
 ): Answer {
-  const declared = view.exampleHeaders(match?.operation, error.status);
-  return jsonAnswer(error.status, { ...headers, ...declared, ...error.headers }, {
-    code: error.code,
-    message: error.message,
-    status: error.status,
-  });
+  const declared = exampleHeaders(contract, operation, error.status);
+  const { code, message, status, details } = error;
+  return jsonAnswer(status, { ...headers, ...declared, ...error.headers }, { code, message, status, ...(details && { details }) });
 }
 
 function hasBearer(request: Exchange): boolean {
@@ -159,17 +156,6 @@ function unauthorized(): ErrorAnswer {
     message: 'An API key is required: send it as `Authorization: Bearer <API_KEY>` (the mock accepts any key).',
     headers: { 'www-authenticate': 'Bearer' },
   };
-}
-
-function requestViolations(header: string | string[] | undefined): Violation[] {
-  if (typeof header !== 'string') return [];
-  const parsed = parseJson(Buffer.from(header));
-  if (!Array.isArray(parsed)) return [];
-  return (parsed as Violation[]).filter((violation) => violation.location?.[0] === 'request' && violation.severity === 'Error');
-}
-
-function asksForExample(request: Exchange): boolean {
-  return /\bexample\s*=/.test(String(request.headers.prefer ?? '')) || new URL(request.url, 'http://mock').searchParams.has('__example');
 }
 
 /** Only the CORS headers of Prism's own error answers are worth keeping. */

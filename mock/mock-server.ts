@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { MAX_BODY_BYTES } from '../server/middleware/json-body.ts';
-import { ContractView, type OpenApiDocument } from './contract-view.ts';
+import { MAX_BODY_BYTES } from '../server/middleware/body-size-limit.ts';
+import { Contract, type OpenApiDocument } from '../contract/index.ts';
 import { contractAnswer, mockFailure, refusedBeforePrism, unknownPathAnswer } from './error-answers.ts';
 import { Forwarder, startFront, type Answer, type Exchange } from './http-front.ts';
 import { GENERATION_PROBE_PATH, prismDocument, withGenerationProbe, writeDocument } from './prism-document.ts';
@@ -46,9 +46,8 @@ export interface RunningMock {
 }
 
 interface Served {
-  contract: OpenApiDocument;
+  contract: Contract;
   contractJson: string;
-  view: ContractView;
 }
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
@@ -63,7 +62,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   let prism: PrismProcess | undefined;
   let closing = false;
 
-  const write = (contract: OpenApiDocument): Promise<string> => {
+  const write = (contract: Contract): Promise<string> => {
     generation += 1;
     return writeDocument(workDir, DOCUMENT_NAME, withGenerationProbe(prismDocument(contract, 'mock'), generation));
   };
@@ -89,15 +88,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
    * reloads it in its own process, far sooner than a new Prism would start.
    */
   const serve = async (contractJson: string): Promise<void> => {
-    const contract = JSON.parse(contractJson) as OpenApiDocument;
-    const view = new ContractView(contract);
+    const contract = new Contract(JSON.parse(contractJson) as OpenApiDocument);
     await write(contract);
     const expected = generation;
     if (!(await servesGeneration(expected))) {
       await write(served!.contract);
       throw new Error(`Prism did not take the new contract within ${RELOAD_TIMEOUT_MS / 1000} s.\n${prism!.output()}`);
     }
-    served = { contract, contractJson, view };
+    served = { contract, contractJson };
   };
 
   const servesGeneration = async (expected: number): Promise<boolean> => {
@@ -123,9 +121,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 
   const handle = async (exchange: Exchange): Promise<Answer> => {
-    const { view } = served!;
-    if (new URL(exchange.url, 'http://mock').pathname === GENERATION_PROBE_PATH) return unknownPathAnswer(exchange, view);
-    return refusedBeforePrism(exchange, view) ?? contractAnswer(await sendToPrism(toPrism(exchange, view)), exchange, view);
+    const { contract } = served!;
+    if (new URL(exchange.url, 'http://mock').pathname === GENERATION_PROBE_PATH) return unknownPathAnswer(exchange, contract);
+    return refusedBeforePrism(exchange, contract) ?? contractAnswer(await sendToPrism(toPrism(exchange, contract)), exchange, contract);
   };
 
   let reloads: ContractReloads | undefined;
@@ -140,10 +138,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   let frontClose: (() => Promise<void>) | undefined;
   try {
     const initial = async (contractJson: string) => {
-      const contract = JSON.parse(contractJson) as OpenApiDocument;
+      const contract = new Contract(JSON.parse(contractJson) as OpenApiDocument);
       await write(contract);
       await launch();
-      served = { contract, contractJson, view: new ContractView(contract) };
+      served = { contract, contractJson };
     };
     if (watch) {
       reloads = await watchAndReload(root, log, initial, serve, () => served?.contractJson);
@@ -155,7 +153,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       port,
       maxBodyBytes: MAX_BODY_BYTES,
       handle,
-      fail: (error, exchange) => mockFailure(error, exchange, served!.view),
+      fail: (error, exchange) => mockFailure(error, exchange, served!.contract),
     });
     frontClose = front.close;
     return { url: front.origin, close };
@@ -172,13 +170,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
  * Prism's JSON parser refuses it), JSON only (as the service), and the bearer scheme spelled as
  * Prism's case-sensitive check wants it (the service takes the scheme name in any case, RFC 9110).
  */
-function toPrism(exchange: Exchange, view: ContractView): Exchange {
+function toPrism(exchange: Exchange, contract: Contract): Exchange {
   const authorization = exchange.headers.authorization;
-  const takesBody = view.match(exchange.method, new URL(exchange.url, 'http://mock').pathname)?.operation?.takesBody;
+  const operation = contract.match(new URL(exchange.url, 'http://mock').pathname)?.path.operationFor(exchange.method);
   return {
     ...exchange,
     method: exchange.method === 'HEAD' ? 'GET' : exchange.method,
-    body: takesBody ? withoutByteOrderMark(exchange.body) : Buffer.alloc(0),
+    body: operation?.bodySchema ? withoutByteOrderMark(exchange.body) : Buffer.alloc(0),
     headers: {
       ...exchange.headers,
       accept: 'application/json',

@@ -2,17 +2,17 @@
 // answer differently from the real service. The contract in openapi/ is never changed.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { basePathOf, HTTP_METHODS, resolveRef, type JsonObject, type OpenApiDocument } from './contract-view.ts';
+import { operationObjects, resolveRef, type Contract, type JsonObject, type OpenApiDocument } from '../contract/index.ts';
 
 export type PrismRole = 'mock' | 'proxy';
 
-export function prismDocument(contract: OpenApiDocument, role: PrismRole): OpenApiDocument {
-  const document = structuredClone(contract);
+export function prismDocument(contract: Contract, role: PrismRole): OpenApiDocument {
+  const document = structuredClone(contract.document);
+  const operations = operationObjects(document).map(({ definition }) => definition);
   // Prism ignores the base path of `servers` and would serve `/pets`; the service serves `/v1/pets`.
-  const basePath = basePathOf(contract);
-  document.paths = Object.fromEntries(Object.entries(document.paths).map(([key, pathItem]) => [basePath + key, pathItem]));
+  document.paths = Object.fromEntries(Object.entries(document.paths).map(([key, pathItem]) => [contract.basePath + key, pathItem]));
   delete document.servers;
-  for (const operation of operationsOf(document)) {
+  for (const operation of operations) {
     // For a deprecated operation Prism sends `Deprecation: true`, which replaces the
     // contract's own `Deprecation: @1795219200` (declared on every response) and breaks it.
     delete operation.deprecated;
@@ -22,7 +22,7 @@ export function prismDocument(contract: OpenApiDocument, role: PrismRole): OpenA
     if (role === 'proxy') delete operation.security;
   }
   if (role === 'proxy') delete document.security;
-  else for (const response of errorResponsesOf(document)) answerOnlyWithExamples(document, response);
+  else for (const response of errorResponsesOf(document, operations)) answerOnlyWithExamples(document, response);
   // Dynamic answers: no invented properties beside the declared ones (a Pet is open to them,
   // but the service never sends any, and a frontend should not come to expect them).
   document['x-json-schema-faker'] = { fillProperties: false };
@@ -71,17 +71,11 @@ function answerOnlyWithExamples(document: OpenApiDocument, response: JsonObject)
   }
 }
 
-function errorResponsesOf(document: OpenApiDocument): JsonObject[] {
-  const responses = operationsOf(document).flatMap((operation) =>
+function errorResponsesOf(document: OpenApiDocument, operations: JsonObject[]): JsonObject[] {
+  const responses = operations.flatMap((operation) =>
     Object.entries((operation.responses as Record<string, unknown> | undefined) ?? {})
       .filter(([status]) => Number(status) >= 400)
       .map(([, response]) => resolveRef(document, response)),
   );
   return [...new Set(responses)];
-}
-
-function operationsOf(document: OpenApiDocument): JsonObject[] {
-  return Object.values(document.paths).flatMap((pathItem) =>
-    HTTP_METHODS.map((method) => pathItem[method] as JsonObject | undefined).filter((operation) => operation !== undefined),
-  );
 }

@@ -2,7 +2,7 @@
 // contract's examples, with a fixed development key. Prism keeps no state; this does, so a pet
 // created can be listed and fetched, and the rate limits are the real ones.
 import { clientAddressResolver } from '../server/client-address.ts';
-import { loadContract, resolveRef, type OpenApiDocument } from '../server/contract.ts';
+import { loadContract, resolveRef, type Contract } from '../contract/index.ts';
 import type { Database } from '../server/database.ts';
 import { listen } from '../server/listen.ts';
 import { createLogger, type LogLevel } from '../server/logger.ts';
@@ -41,7 +41,7 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     contract,
   });
   await service.keys.create({ plan: 'free', label: 'stateful mock development key', secret: STATEFUL_MOCK_KEY });
-  const seeded = await seedPets(service.db, service.pets, examplePets(contract.document));
+  const seeded = await seedPets(service.db, service.pets, examplePets(contract));
   const listening = await listen(service.app.fetch, MOCK_HOST, port);
   return {
     url: listening.origin,
@@ -54,24 +54,26 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
   };
 }
 
+interface MediaType {
+  schema?: { $ref?: string };
+  examples?: Record<string, unknown>;
+}
+
 /**
  * Every pet the contract shows in an example of a successful answer (`PetsFirstPage`,
  * `PetFound`...), once per id, in id order; the first example to show an id wins.
  */
-export function examplePets(document: OpenApiDocument): Pet[] {
+function examplePets(contract: Contract): Pet[] {
   const petSchemas = new Set(['#/components/schemas/Pet', '#/components/schemas/Pets']);
   const byId = new Map<number, Pet>();
-  for (const pathItem of Object.values(document.paths)) {
-    for (const operation of Object.values(pathItem) as { responses?: Record<string, unknown> }[]) {
-      for (const [status, node] of Object.entries(operation.responses ?? {})) {
-        if (!status.startsWith('2')) continue;
-        const content = resolveRef<{ content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, unknown> }> }>(document, node)
-          .content?.['application/json'];
-        if (!petSchemas.has(content?.schema?.$ref ?? '')) continue;
-        for (const example of Object.values(content?.examples ?? {})) {
-          const value = resolveRef<{ value?: Pet | Pet[] }>(document, example).value;
-          for (const pet of [value ?? []].flat()) if (!byId.has(pet.id)) byId.set(pet.id, pet);
-        }
+  for (const operation of contract.operations) {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!status.startsWith('2')) continue;
+      const content = (response.definition.content as Record<string, MediaType> | undefined)?.['application/json'];
+      if (!petSchemas.has(content?.schema?.$ref ?? '')) continue;
+      for (const example of Object.values(content?.examples ?? {})) {
+        const value = resolveRef<{ value?: Pet | Pet[] }>(contract.document, example).value;
+        for (const pet of [value ?? []].flat()) if (!byId.has(pet.id)) byId.set(pet.id, pet);
       }
     }
   }

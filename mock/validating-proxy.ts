@@ -9,10 +9,10 @@
 // to validate. Requests to no contract operation go straight to the server: the contract
 // declares no response for them to be validated against.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ContractView, type OpenApiDocument } from './contract-view.ts';
+import { Contract, readDocument } from '../contract/index.ts';
 import { Forwarder, startFront, type Answer, type Exchange, type Front } from './http-front.ts';
 import { MOCK_HOST, REPO_ROOT, type RunningMock } from './mock-server.ts';
 import { prismDocument, writeDocument } from './prism-document.ts';
@@ -47,8 +47,7 @@ interface PendingExchange {
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<RunningMock> {
   const { upstream, port = 0, root = REPO_ROOT, quiet = true } = options;
   const upstreamOrigin = new URL(upstream).origin;
-  const contract = JSON.parse(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8')) as OpenApiDocument;
-  const view = new ContractView(contract);
+  const contract = new Contract(readDocument(path.join(root, 'generated', 'openapi.json')));
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-proxy-'));
   const forwarder = new Forwarder();
   const pending = new Map<string, PendingExchange>();
@@ -84,7 +83,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
       host: MOCK_HOST,
       port,
       async handle(request) {
-        if (!view.match(request.method, new URL(request.url, 'http://proxy').pathname)?.operation) {
+        if (!contract.match(new URL(request.url, 'http://proxy').pathname)?.path.operationFor(request.method)) {
           return forwarder.send(upstreamOrigin, request);
         }
         const id = randomUUID();

@@ -1,27 +1,37 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { cors } from 'hono/cors';
-import { HTTPException } from 'hono/http-exception';
-import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
-import { clientAborted, clientClosedRequest } from './client-abort.ts';
+import {
+  loadContract,
+  requestValidator,
+  type Contract,
+  type ContractOperation,
+  type OperationId,
+  type RequestValidator,
+} from '../contract/index.ts';
+import { answerErrors } from './answer-errors.ts';
 import type { Clock } from './clock.ts';
-import { loadContract, type Contract, type OperationSpec } from './contract.ts';
 import { docsRoutes } from './docs.ts';
-import { ApiError, errorBody } from './errors.ts';
+import { validationFailed } from './errors.ts';
 import { createHandlers } from './handlers/index.ts';
 import { indexRoute } from './index-route.ts';
 import type { AppContext, AppEnv, Handler, HandlerInput } from './http-types.ts';
+import { readJsonBody } from './json-body.ts';
 import type { KeyStore } from './keys/key-store.ts';
 import type { RateLimiter } from './limiter/rate-limiter.ts';
 import type { Logger } from './logger.ts';
 import { accessLog } from './middleware/access-log.ts';
-import { authenticate } from './middleware/authenticate.ts';
-import { limitBodySize, readJsonBody, requireJsonContentType } from './middleware/json-body.ts';
+import { limitBodySize } from './middleware/body-size-limit.ts';
+import { corsFor } from './middleware/cors.ts';
+import { deprecationHeaders } from './middleware/deprecation-headers.ts';
+import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
+import { identifyCaller } from './middleware/identify-caller.ts';
+import { requireJsonContentType } from './middleware/json-content-type.ts';
+import { answerMethodNotAllowed } from './middleware/method-not-allowed.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
+import { requireApiKey } from './middleware/require-api-key.ts';
+import { answerNotFound } from './not-found.ts';
 import { createCursorCodec } from './pagination/cursor.ts';
 import type { PetStore } from './store/pet-store.ts';
-import { StorageUnavailableError } from './store/storage-error.ts';
-import { compileValidators, type OperationValidator } from './validation.ts';
 
 export interface AppDeps {
   pets: PetStore;
@@ -42,116 +52,52 @@ export interface AppDeps {
   contract?: Contract;
 }
 
-/** Long enough for an operator to free disk space or for a lock to clear, short enough for a client to wait. */
-const STORAGE_RETRY_AFTER_SECONDS = 5;
-
-/** Headers a browser client may read: it needs them to paginate, back off and notice deprecation. */
-const EXPOSED_HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'Retry-After',
-  'Link',
-  'Location',
-  'Deprecation',
-  'Sunset',
-  'X-Request-Id',
-];
-
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const contract = deps.contract ?? loadContract();
-  const validators = compileValidators(contract);
+  const validator = requestValidator(contract);
   const handlers = createHandlers(deps.pets, createCursorCodec(deps.cursorSecret), contract.basePath);
   const app = new Hono<AppEnv>();
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
-  if (deps.corsOrigins?.length) {
-    const allowMethods = [...new Set(contract.operations.flatMap((operation) => [operation.method, ...(operation.method === 'GET' ? ['HEAD'] : [])]))];
-    app.use(cors({ origin: deps.corsOrigins, allowMethods, exposeHeaders: EXPOSED_HEADERS, allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'] }));
-  }
+  if (deps.corsOrigins?.length) app.use(corsFor(deps.corsOrigins, contract.paths));
   for (const operation of contract.operations) {
     if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));
   }
   // Before rate limiting and authentication: the docs, the contract and the index need no key and count against no window.
   app.route('/', docsRoutes());
   app.route('/', indexRoute(contract));
+  app.use(identifyCaller(deps.keys));
   app.use(rateLimit(deps));
-  app.use(authenticate());
-  app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        c.json(
-          errorBody(405, 'method_not_allowed', `${c.req.path} does not support ${c.req.method}; it supports ${methods.join(', ')}.`),
-          405,
-          { Allow: methods.join(', ') },
-        ),
-    }),
-  );
+  app.use(requireApiKey());
+  app.use(answerMethodNotAllowed(app));
 
   for (const operation of contract.operations) {
-    const validator = validators.get(operation.operationId)!;
     const handler = handlers[operation.operationId] as Handler<typeof operation.operationId>;
-    const handle: MiddlewareHandler<AppEnv> = async (c) => handler(c, await validatedInput(c, validator));
-    app.on(operation.method, [operation.routePath], ...operationMiddleware(operation, validator, deps.clock), handle);
+    const handle: MiddlewareHandler<AppEnv> = async (c) => handler(c, await validatedInput(c, operation, validator));
+    app.on(operation.method, [operation.routePath], ...operationMiddleware(operation, deps.clock), handle);
   }
 
-  app.notFound((c) => c.json(errorBody(404, 'not_found', `There is no resource at ${c.req.path}.`), 404));
-  app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json(error.body, error.status, error.headers);
-    if (clientAborted(error, c.req.raw)) return clientClosedRequest();
-    if (error instanceof StorageUnavailableError) {
-      deps.logger.error({ requestId: c.get('requestId'), event: 'storage_unavailable', reason: error.reason });
-      const retryAfter = String(STORAGE_RETRY_AFTER_SECONDS);
-      // The reason stays in the log: the client learns only that nothing was done and when to retry.
-      const message = `The service cannot reach its storage right now, so nothing was changed; retry after ${retryAfter} seconds.`;
-      return c.json(errorBody(503, 'service_unavailable', message), 503, { 'Retry-After': retryAfter });
-    }
-    if (error instanceof HTTPException && error.status < 500) {
-      return c.json(errorBody(400, 'validation_failed', 'The request could not be read.'), 400);
-    }
-    deps.logger.error({ requestId: c.get('requestId'), error: error instanceof Error ? error.stack : String(error) });
-    return c.json(
-      errorBody(500, 'internal_error', `An unexpected error occurred; quote request id ${c.get('requestId')} when reporting it.`),
-      500,
-    );
-  });
+  app.notFound(answerNotFound);
+  app.onError(answerErrors(deps.logger));
   return app;
 }
 
-function operationMiddleware(operation: OperationSpec, validator: OperationValidator, clock: Clock): MiddlewareHandler<AppEnv>[] {
+function operationMiddleware(operation: ContractOperation, clock: Clock): MiddlewareHandler<AppEnv>[] {
   const middleware: MiddlewareHandler<AppEnv>[] = [];
-  if (operation.deprecation) middleware.push(answerGoneAfterSunset(operation, clock));
-  if (validator.takesBody) middleware.push(requireJsonContentType(), limitBodySize());
+  if (operation.deprecation) middleware.push(goneAfterSunset(operation, clock));
+  if (operation.bodySchema) middleware.push(requireJsonContentType(), limitBodySize());
   return middleware;
 }
 
-async function validatedInput<K extends OperationSpec['operationId']>(c: AppContext, validator: OperationValidator): Promise<HandlerInput<K>> {
-  return {
-    query: validator.parameters('query', c.req.queries()),
-    path: validator.parameters('path', c.req.param()),
-    body: validator.takesBody ? validator.body(await readJsonBody(c)) : undefined,
-  } as HandlerInput<K>;
-}
-
-/** Every response of a deprecated operation, of any status, tells the client so. */
-function deprecationHeaders(operation: OperationSpec): MiddlewareHandler<AppEnv> {
-  const methods = new Set([operation.method, ...(operation.method === 'GET' ? ['HEAD'] : [])]);
-  return async (c, next) => {
-    if (methods.has(c.req.method)) {
-      for (const [name, value] of Object.entries(operation.deprecation!.headers)) c.header(name, value);
-    }
-    return next();
-  };
-}
-
-function answerGoneAfterSunset(operation: OperationSpec, clock: Clock): MiddlewareHandler<AppEnv> {
-  const { sunsetAt, sunsetDate, headers } = operation.deprecation!;
-  const successor = /<([^>]+)>;\s*rel="successor-version"/.exec(headers.Link ?? '')?.[1];
-  const message = `${operation.method} ${operation.routePath.replace(/:(\w+)/g, '{$1}')} was removed on ${sunsetDate}${successor ? `; use ${successor} instead` : ''}.`;
-  return async (_c, next) => {
-    if (clock.now() >= sunsetAt) throw new ApiError(410, 'gone', message);
-    return next();
-  };
+/** The body is read (413, malformed_json) before anything is validated, so one answer lists every problem. */
+async function validatedInput<K extends OperationId>(
+  c: AppContext,
+  operation: ContractOperation,
+  validator: RequestValidator,
+): Promise<HandlerInput<K>> {
+  const body = operation.bodySchema ? await readJsonBody(c) : undefined;
+  const validation = validator.validate(operation.operationId, { query: c.req.queries(), path: c.req.param(), body });
+  if (!validation.valid) throw validationFailed(validation.problems);
+  return validation.input as HandlerInput<K>;
 }

@@ -1,4 +1,3 @@
-import { databasePathFrom } from './database.ts';
 import { LOG_LEVELS, type LogLevel } from './logger.ts';
 
 export interface Config {
@@ -12,6 +11,8 @@ export interface Config {
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
 }
+
+const DEFAULT_DATABASE_PATH = 'data/animal-store.db';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -30,6 +31,11 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     trustProxy: flag(env, 'TRUST_PROXY'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
+}
+
+/** `DATABASE_PATH` from the environment, or the default file under data/; the keys and database tools read it too. */
+export function databasePathFrom(env: NodeJS.ProcessEnv): string {
+  return env.DATABASE_PATH || DEFAULT_DATABASE_PATH;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

@@ -1,15 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import Sqlite from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { statement } from './store/statement-cache.ts';
 import { migrate } from './store/migrations.ts';
 
 export type { Database } from 'better-sqlite3';
 
 const IN_MEMORY = ':memory:';
-const SECRET_BYTES = 32;
 
 /** Opens (creating it and its folder if needed) and migrates the service's SQLite database. */
 export function openDatabase(path: string): Database {
@@ -32,22 +29,4 @@ export function openDatabase(path: string): Database {
     db.close();
     throw error;
   }
-}
-
-/**
- * A random secret kept in the database under `name`, created on first use; the same value for
- * every process that opens this database, so what one signs another accepts.
- */
-export function getOrCreateSecret(db: Database, name: string): Buffer {
-  statement(db, 'INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(name, randomBytes(SECRET_BYTES));
-  const row = statement<[string], { value: Buffer }>(db, 'SELECT value FROM settings WHERE key = ?').get(name);
-  if (!row) throw new Error(`The setting ${name} could not be stored.`);
-  return row.value;
-}
-
-export const DEFAULT_DATABASE_PATH = 'data/animal-store.db';
-
-/** `DATABASE_PATH` from the environment, or the default file under data/. */
-export function databasePathFrom(env: NodeJS.ProcessEnv): string {
-  return env.DATABASE_PATH || DEFAULT_DATABASE_PATH;
 }

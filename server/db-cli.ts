@@ -1,8 +1,9 @@
-import { databasePathFrom } from './database.ts';
-import { runDatabaseCli } from './database-tools/cli.ts';
+// `npm run db:backup` and `npm run db:check`: the database tool as a process; its commands are in database-tools/commands.ts.
+import { databasePathFrom } from './config.ts';
+import { runDatabaseCommand } from './database-tools/commands.ts';
 
 try {
-  process.exitCode = runDatabaseCli(process.argv.slice(2), {
+  process.exitCode = runDatabaseCommand(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
     databasePath: databasePathFrom(process.env),

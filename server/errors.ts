@@ -1,4 +1,5 @@
 import type { components } from '../generated/openapi.ts';
+import type { RequestProblem, RequestProblems } from '../contract/index.ts';
 
 export type ErrorBody = components['schemas']['Error'];
 export type ErrorCode = ErrorBody['code'];
@@ -13,14 +14,21 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Every problem of an invalid request, in the body's `details`. */
+    readonly details?: RequestProblem[],
   ) {
     super(message);
     this.name = 'ApiError';
   }
 
   get body(): ErrorBody {
-    return { code: this.code, message: this.message, status: this.status };
+    return { code: this.code, message: this.message, status: this.status, ...(this.details && { details: this.details }) };
   }
+}
+
+/** A request the contract's validator found problems with: `message` names the first, `details` lists them all. */
+export function validationFailed(problems: RequestProblems): ApiError {
+  return new ApiError(400, 'validation_failed', problems[0].message, {}, problems);
 }
 
 export function errorBody(status: ErrorStatus, code: ErrorCode, message: string): ErrorBody {

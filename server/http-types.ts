@@ -1,14 +1,14 @@
 import type { Context, TypedResponse } from 'hono';
 import type { JSONParsed } from 'hono/utils/types';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { OperationId } from '../contract/index.ts';
 import type { operations } from '../generated/openapi.ts';
-import type { ApiKeyRecord } from './keys/key-store.ts';
-import type { OperationId } from './contract.ts';
+import type { Caller } from './middleware/identify-caller.ts';
 
 export interface AppVariables {
   requestId: string;
-  /** The authenticated key; set by the rate-limit step, required by the authentication step. */
-  apiKey: ApiKeyRecord | undefined;
+  /** Set by identifyCaller; the rate limit counts by it and requireApiKey refuses a caller without a key. */
+  caller: Caller;
 }
 
 export type AppEnv = { Variables: AppVariables };

@@ -2,7 +2,7 @@
 // it. Like the docs, it is no API operation: createApp mounts it before rate limiting and
 // authentication, so it needs no key and counts against no window.
 import { Hono } from 'hono';
-import type { Contract } from './contract.ts';
+import type { Contract } from '../contract/index.ts';
 import type { AppEnv } from './http-types.ts';
 
 export function indexRoute(contract: Contract): Hono<AppEnv> {

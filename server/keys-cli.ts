@@ -1,8 +1,9 @@
-import { databasePathFrom } from './database.ts';
-import { runKeysCli } from './keys/cli.ts';
+// `npm run keys -- <command>`: the keys tool as a process; its commands are in keys/commands.ts.
+import { databasePathFrom } from './config.ts';
+import { runKeysCommand } from './keys/commands.ts';
 
 try {
-  process.exitCode = await runKeysCli(process.argv.slice(2), {
+  process.exitCode = await runKeysCommand(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
     databasePath: databasePathFrom(process.env),

@@ -9,9 +9,17 @@ export interface Listening {
   origin: string;
   /** Stops listening and drops open connections at once (for tests and the mock, not for a graceful stop). */
   close(): Promise<void>;
+  /**
+   * Stops listening, lets the requests in flight finish and drops the connections still busy
+   * after `graceMs`; resolves once every connection is closed.
+   */
+  closeGracefully(graceMs: number): Promise<void>;
 }
 
-/** Serves `fetch` on `hostname:port` (0: a free port) and resolves once it listens. */
+/**
+ * Serves `fetch` on `hostname:port` (0: a free port) and resolves once it listens; rejects with
+ * the system's error (a busy port, an unknown host).
+ */
 export async function listen(
   fetch: Fetch,
   hostname: string,
@@ -20,19 +28,35 @@ export async function listen(
 ): Promise<Listening> {
   const server = createHttpServer(fetch, options);
   const address = await bind(server, hostname, port);
+  let closing = false;
+  // A keep-alive connection that finishes its last request during a graceful stop would otherwise
+  // hold the stop back until its idle timeout.
+  server.on('request', (_request, response) => {
+    response.once('finish', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  const closed = () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   return {
     server,
     origin: originOf(address),
-    close: () =>
-      new Promise<void>((closed, failed) => {
-        server.close((error) => (error ? failed(error) : closed()));
-        server.closeAllConnections();
-      }),
+    close() {
+      const done = closed();
+      server.closeAllConnections();
+      return done;
+    },
+    closeGracefully(graceMs) {
+      closing = true;
+      const done = closed();
+      server.closeIdleConnections();
+      // Requests still running after the grace period lose their connection rather than hold the stop back.
+      setTimeout(() => server.closeAllConnections(), graceMs).unref();
+      return done;
+    },
   };
 }
 
-/** Binds the server to `hostname:port`; rejects with the system's error (a busy port, an unknown host). */
-export function bind(server: Server, hostname: string, port: number): Promise<AddressInfo> {
+function bind(server: Server, hostname: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {
@@ -43,6 +67,6 @@ export function bind(server: Server, hostname: string, port: number): Promise<Ad
 }
 
 /** `http://host:port`, with an IPv6 address in brackets. */
-export function originOf(address: AddressInfo): string {
+function originOf(address: AddressInfo): string {
   return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }

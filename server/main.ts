@@ -1,8 +1,8 @@
 import { clientAddressResolver } from './client-address.ts';
 import { ConfigError, readConfig } from './config.ts';
-import { createHttpServer, type Fetch } from './http/create-server.ts';
+import type { Fetch } from './http/create-server.ts';
 import { ensureDevelopmentKey } from './keys/development-key.ts';
-import { bind, originOf } from './listen.ts';
+import { listen } from './listen.ts';
 import { batchedStdout, createLogger } from './logger.ts';
 import { openService, type Service } from './service.ts';
 import { StartupError, checkDatabaseFile, listenFailure } from './startup-checks.ts';
@@ -28,10 +28,10 @@ const logger = createLogger(config.logLevel, stdout);
 let serviceOpened: (service: Service) => void = () => {};
 const serviceReady = new Promise<Service>((resolve) => (serviceOpened = resolve));
 let handle: Fetch = async (request, env) => (await serviceReady).app.fetch(request, env);
-const server = createHttpServer((request, env) => handle(request, env), { logger });
 
 async function start() {
-  const address = await bind(server, config.host, config.port).catch((error: unknown) => {
+  const serveOnceReady: Fetch = (request, env) => handle(request, env);
+  const listening = await listen(serveOnceReady, config.host, config.port, { logger }).catch((error: unknown) => {
     throw listenFailure(error, config.host, config.port);
   });
   checkDatabaseFile(config.databasePath);
@@ -41,10 +41,10 @@ async function start() {
     clientAddress: clientAddressResolver(config.trustProxy),
     corsOrigins: config.corsOrigins,
   });
-  return { address, service };
+  return { listening, service };
 }
 
-const { address, service } = await start().catch((error: unknown) => {
+const { listening, service } = await start().catch((error: unknown) => {
   if (!(error instanceof StartupError)) throw error;
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
@@ -54,29 +54,18 @@ serviceOpened(service);
 
 if ((await service.keys.count()) === 0) await ensureDevelopmentKey(service.keys, print);
 else print('To create an API key: npm run keys -- create --plan free');
-const origin = originOf(address);
-print(`Animal Store API listening on ${origin}/v1 (database: ${config.databasePath})`);
-print(`Reference docs at ${origin}/docs`);
+print(`Animal Store API listening on ${listening.origin}/v1 (database: ${config.databasePath})`);
+print(`Reference docs at ${listening.origin}/docs`);
 
 let stopping = false;
-// A keep-alive connection that finishes its last request during shutdown would otherwise hold
-// the exit back until its idle timeout.
-server.on('request', (_request, response) => {
-  response.once('finish', () => {
-    if (stopping) setImmediate(() => server.closeIdleConnections());
-  });
-});
 function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   print(`${signal} received: finishing requests in flight, then stopping.`);
-  // Requests still running after the grace period lose their connection rather than block the exit.
-  setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs).unref();
-  server.close(() => {
+  void listening.closeGracefully(config.shutdownTimeoutMs).finally(() => {
     service.close();
     process.exit(0);
   });
-  server.closeIdleConnections();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

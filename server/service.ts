@@ -1,11 +1,12 @@
 import type { Hono } from 'hono';
 import { createApp, type AppDeps } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { getOrCreateSecret, openDatabase, type Database } from './database.ts';
+import { openDatabase, type Database } from './database.ts';
 import type { AppEnv } from './http-types.ts';
 import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
 import { createMemoryRateLimiter, type MemoryRateLimiter } from './limiter/memory-rate-limiter.ts';
 import { SqlitePetStore } from './store/sqlite-pet-store.ts';
+import { getOrCreateSecret } from './store/stored-secret.ts';
 
 export interface ServiceOptions extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins' | 'contract'> {
   databasePath: string;

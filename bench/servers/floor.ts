@@ -3,15 +3,16 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
-import { loadContract } from '../../server/contract.ts';
+import { loadContract, requestValidator } from '../../contract/index.ts';
+import { validationFailed } from '../../server/errors.ts';
 import { createHandlers } from '../../server/handlers/index.ts';
 import type { AppEnv, HandlerInput } from '../../server/http-types.ts';
 import { batchedStdout, createLogger } from '../../server/logger.ts';
 import { accessLog } from '../../server/middleware/access-log.ts';
+import { identifyCaller } from '../../server/middleware/identify-caller.ts';
 import { rateLimit } from '../../server/middleware/rate-limit.ts';
 import { createCursorCodec } from '../../server/pagination/cursor.ts';
 import { openService } from '../../server/service.ts';
-import { compileValidators } from '../../server/validation.ts';
 import { FLOOR_STEPS } from '../support.ts';
 
 const step = Number(process.env.FLOOR_STEP);
@@ -31,14 +32,18 @@ if (step < FLOOR_STEPS.length - 1) {
   }
   if (step >= 2) app.use(accessLog(logger));
   if (step >= 3) {
-    app.use(rateLimit({ keys: service.keys, limiters: service.limiters, clientAddress }));
+    app.use(identifyCaller(service.keys), rateLimit({ limiters: service.limiters, clientAddress }));
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) delete answerHeaders[name];
   }
   if (step >= 4) {
     const contract = loadContract();
-    const validator = compileValidators(contract).get('listPets')!;
+    const validator = requestValidator(contract);
     const { listPets } = createHandlers(service.pets, createCursorCodec(Buffer.alloc(32)), contract.basePath);
-    app.get('/v1/pets', (c) => listPets(c, { query: validator.parameters('query', c.req.queries()) } as HandlerInput<'listPets'>));
+    app.get('/v1/pets', (c) => {
+      const validation = validator.validate('listPets', { query: c.req.queries(), path: {} });
+      if (!validation.valid) throw validationFailed(validation.problems);
+      return listPets(c, validation.input as HandlerInput<'listPets'>);
+    });
   } else {
     app.get('/v1/pets', (c) => c.body(body, 200, answerHeaders));
   }

@@ -2,20 +2,14 @@
 // operationId, the name the generated types, the server's handlers and the client's users know it
 // by. The page's own copy of the contract therefore ends each operation's description with its id,
 // so a reader sees it and the search finds it. The download copies stay the bundle as generated.
-
-type Json = Record<string, unknown>;
-
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+import { operationObjects } from '../../contract/index.ts';
 
 export function withOperationIds<T extends object>(document: T): T {
-  const copy = structuredClone(document) as T & { paths?: Record<string, Json> };
-  for (const pathItem of Object.values(copy.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem[method] as Json | undefined;
-      if (typeof operation?.operationId !== 'string') continue;
-      const note = `Operation ID: \`${operation.operationId}\``;
-      operation.description = typeof operation.description === 'string' ? `${operation.description.trimEnd()}\n\n${note}` : note;
-    }
+  const copy = structuredClone(document);
+  for (const { definition: operation } of operationObjects(copy)) {
+    if (typeof operation.operationId !== 'string') continue;
+    const note = `Operation ID: \`${operation.operationId}\``;
+    operation.description = typeof operation.description === 'string' ? `${operation.description.trimEnd()}\n\n${note}` : note;
   }
   return copy;
 }

@@ -1,5 +1,4 @@
-export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
+import type { Plan } from './plans.ts';
 
 export interface ApiKeyRecord {
   id: number;

@@ -1,9 +1,11 @@
-import { PLANS } from './key-store.ts';
-import type { ApiKeyRecord, NewApiKey, Plan } from './key-store.ts';
+import type { ApiKeyRecord, NewApiKey } from './key-store.ts';
 import type { WindowLimits } from '../limiter/rate-limiter.ts';
 import { API_KEY_PREFIX, isWellFormedApiKey } from './api-key.ts';
 
-/** Section 8 of the interface document; enterprise keys carry their own limits. */
+export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** The requests a key of each plan may send per minute and per day; enterprise keys carry their own limits. */
 export const PLAN_LIMITS: Readonly<Record<Exclude<Plan, 'enterprise'>, WindowLimits>> = {
   free: { perMinute: 60, perDay: 1000 },
   pro: { perMinute: 300, perDay: 10_000 },

@@ -5,8 +5,8 @@ import { changeDetector } from '../store/change-detector.ts';
 import { ReadCache } from '../store/read-cache.ts';
 import { withSqlite } from '../store/sqlite-errors.ts';
 import { generateApiKey, hashKey } from './api-key.ts';
-import { assertValidNewApiKey } from './plans.ts';
-import type { ApiKeyRecord, KeyStore, NewApiKey, Plan } from './key-store.ts';
+import { assertValidNewApiKey, type Plan } from './plans.ts';
+import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
 
 /** Every request looks its key up; the active keys of a deployment fit in memory many times over. */
 const CACHED_KEYS = 10_000;

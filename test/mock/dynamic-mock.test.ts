@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/prism.ts';
+import { startMock, type RunningMock } from '../../mock/index.ts';
 import { AUTHORIZED, exampleValue } from './support.ts';
 
 describe('startMock with dynamic answers', { timeout: 60_000 }, () => {

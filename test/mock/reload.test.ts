@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/prism.ts';
+import { startMock, type RunningMock } from '../../mock/index.ts';
 import { createWorkspace, type Workspace } from '../pipeline/workspace.ts';
 import { AUTHORIZED } from './support.ts';
 

@@ -2,8 +2,8 @@ import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/prism.ts';
-import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '../../server/middleware/json-body.ts';
+import { startMock, type RunningMock } from '../../mock/index.ts';
+import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '../../server/middleware/body-size-limit.ts';
 import { startRealServer, type RealServer } from '../contract/support/real-server.ts';
 import { AUTHORIZED, expectContractError } from './support.ts';
 

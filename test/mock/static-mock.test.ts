@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/prism.ts';
+import { startMock, type RunningMock } from '../../mock/index.ts';
 import { AUTHORIZED, exampleValue, expectContractError, headerExample, RATE_LIMIT_HEADERS } from './support.ts';
 
 describe('startMock with the contract examples', { timeout: 30_000 }, () => {
@@ -129,10 +129,11 @@ describe('startMock with the contract examples', { timeout: 30_000 }, () => {
       ['a missing required field', () => createPet('{"name":"Rex"}'), /categoryId/],
       ['a limit out of range', () => request('/v1/pets?limit=500'), /limit/],
       ['a petId that is not a number', () => request('/v1/pets/abc'), /petid/i],
-    ])('answers %s with 400 validation_failed naming what is wrong', async (_case, send, named) => {
-      const { message } = await expectContractError(await send(), 400, 'validation_failed');
+    ])('answers %s with 400 validation_failed naming what is wrong, in the message and in details', async (_case, send, named) => {
+      const { message, details } = await expectContractError(await send(), 400, 'validation_failed');
 
       expect(message).toMatch(named);
+      expect(details?.[0]?.name).toMatch(named);
     });
 
     it('answers a body that is not JSON with 400 malformed_json', async () => {

@@ -1,17 +1,19 @@
 // What the mock tests compare answers with: the bundled contract's own examples and headers,
-// read from generated/openapi.json, so that no expected value is written twice.
-import { readFileSync } from 'node:fs';
+// as the contract module reads them, so that no expected value is written twice.
 import { expect } from 'vitest';
+import { loadContract } from '../../contract/index.ts';
+import type { ErrorBody } from '../../server/errors.ts';
+import { accepts } from '../spec/schema-validator.ts';
 
 interface Contract {
   components: {
     examples: Record<string, { value: unknown }>;
     headers: Record<string, { example?: unknown }>;
-    schemas: { Error: { properties: { code: { enum: string[] } } } };
+    schemas: { Error: object };
   };
 }
 
-export const contract = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as Contract;
+export const contract = loadContract().document as unknown as Contract;
 
 export const AUTHORIZED = { Authorization: 'Bearer ask_any_key_works_with_the_mock' };
 
@@ -27,17 +29,13 @@ export function headerExample(name: string): string {
   return String(header.example);
 }
 
-export interface ErrorBody {
-  code: string;
-  message: string;
-  status: number;
-}
-
 export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 /**
- * The answer is the contract's Error body (exactly `code`, `message`, `status`) as JSON, with
- * the given status and code and the rate-limit headers every response carries. Returns the body.
+ * The answer is the contract's Error body (exactly `code`, `message`, `status`, and on a
+ * `validation_failed` answer about parameters or fields the `details` whose first entry
+ * `message` names) as JSON, with the given status and code and the rate-limit headers every
+ * response carries. Returns the body.
  */
 export async function expectContractError(response: Response, status: number, code: string): Promise<ErrorBody> {
   const body = (await response.json()) as Record<string, unknown>;
@@ -45,10 +43,15 @@ export async function expectContractError(response: Response, status: number, co
     status,
     contentType: 'application/json',
   });
-  expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status']);
+  const { details, ...fields } = body;
+  expect(Object.keys(fields).sort()).toEqual(['code', 'message', 'status']);
   expect(body).toMatchObject({ code, status });
-  expect(contract.components.schemas.Error.properties.code.enum).toContain(body.code);
+  expect(accepts(contract.components.schemas.Error, body)).toBe(true);
   expect(body.message).toMatch(/\S/);
+  if (details !== undefined) {
+    expect(body.code).toBe('validation_failed');
+    expect((details as ErrorBody['details'])![0]!.message).toBe(body.message);
+  }
   for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toMatch(/^\d+$/);
   return body as unknown as ErrorBody;
 }

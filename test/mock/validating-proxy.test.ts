@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { proxyViolations, startValidatingProxy, type RunningMock } from '../../mock/prism.ts';
+import { proxyViolations, startValidatingProxy, type RunningMock } from '../../mock/index.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { exampleValue, headerExample, RATE_LIMIT_HEADERS } from './support.ts';
 

@@ -33,7 +33,7 @@ export interface Workspace {
   dispose(): Promise<void>;
 }
 
-const COPIED = ['openapi', 'redocly.yaml', 'scripts', 'package.json', 'tsconfig.json'];
+const COPIED = ['openapi', 'redocly.yaml', 'scripts', 'contract', 'package.json', 'tsconfig.json'];
 
 /** A copy of the contract and the pipeline whose generated/ is freshly regenerated. */
 export async function createWorkspace(): Promise<Workspace> {

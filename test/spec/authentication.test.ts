@@ -10,9 +10,9 @@ function isBearerScheme(name: string): boolean {
   return resolved.type === 'http' && resolved.scheme.toLowerCase() === 'bearer';
 }
 
-describe('interface §5 authentication', () => {
+describe('authentication', () => {
   // An empty requirement object, or one without bearer, would let a request through unauthenticated.
-  it.each(operations)('rule 1: $operationId requires HTTP bearer authentication', ({ operation }) => {
+  it.each(operations)('$operationId requires HTTP bearer authentication', ({ operation }) => {
     const requirements = operation.security ?? contract.security ?? [];
     expect(requirements).not.toHaveLength(0);
     for (const requirement of requirements) {
@@ -20,17 +20,17 @@ describe('interface §5 authentication', () => {
     }
   });
 
-  it('rule 2: declares the API key as a bearer token in the Authorization header', () => {
+  it('declares the API key as a bearer token in the Authorization header', () => {
     const bearerSchemes = Object.keys(contract.components?.securitySchemes ?? {}).filter(isBearerScheme);
     expect(bearerSchemes).not.toHaveLength(0);
   });
 
-  it.each(operations)('rule 3: $operationId answers 401 with an Error body', ({ operationId }) => {
+  it.each(operations)('$operationId answers 401 with an Error body', ({ operationId }) => {
     expect(resolve(jsonContent(response(operationId, '401')).schema ?? {})).toBe(componentSchema('Error'));
   });
 });
 
-describe('product decision: authentication', () => {
+describe('authentication challenge', () => {
   it.each(operations)('$operationId 401 carries WWW-Authenticate: Bearer', ({ operationId }) => {
     const challenge = header(response(operationId, '401'), 'WWW-Authenticate');
     expect(challenge?.required).toBe(true);

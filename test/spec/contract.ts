@@ -1,7 +1,8 @@
-// The bundled contract, as every consumer (server, mock, client, docs) reads it, with the few
-// lookups the spec tests need. Lookups throw when something is missing, so a test that reaches
-// for an absent operation, response or schema fails with a message naming it.
-import { readFileSync } from 'node:fs';
+// The bundled contract as the contract module reads it for every consumer (server, mock, client,
+// docs), typed as OpenAPI objects, with the few lookups the spec tests need. Lookups throw when
+// something is missing, so a test that reaches for an absent operation, response or schema fails
+// with a message naming it.
+import { loadContract, resolveRef } from '../../contract/index.ts';
 import type {
   ExampleObject,
   HeaderObject,
@@ -9,67 +10,35 @@ import type {
   OpenAPI3,
   OperationObject,
   ParameterObject,
-  PathItemObject,
   ReferenceObject,
   RequestBodyObject,
   ResponseObject,
   SchemaObject,
 } from 'openapi-typescript';
 
-export const contract: OpenAPI3 = JSON.parse(
-  readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'),
-);
+const bundled = loadContract();
 
-const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export const contract = bundled.document as unknown as OpenAPI3;
 
 export interface LocatedOperation {
   operationId: string;
+  /** Upper case, as on the wire. */
   method: string;
   path: string;
   operation: OperationObject;
 }
 
-function isReference(node: unknown): node is ReferenceObject {
-  return typeof node === 'object' && node !== null && typeof (node as ReferenceObject).$ref === 'string';
-}
-
-function decodePointerToken(token: string): string {
-  return decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
 /** Follows `$ref`s (local to the bundle, as the bundler leaves them) until a real node. */
 export function resolve<T>(node: T | ReferenceObject): T {
-  let current: unknown = node;
-  const followed = new Set<string>();
-  while (isReference(current)) {
-    const ref = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`The bundle holds a non-local $ref: ${ref}`);
-    if (followed.has(ref)) throw new Error(`Circular $ref: ${ref}`);
-    followed.add(ref);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map(decodePointerToken)
-      .reduce<unknown>((parent, key) => {
-        const child = (parent as Record<string, unknown> | undefined)?.[key];
-        if (child === undefined) throw new Error(`Unresolvable $ref: ${ref}`);
-        return child;
-      }, contract);
-  }
-  return current as T;
+  return resolveRef<T>(bundled.document, node);
 }
 
-export const operations: LocatedOperation[] = Object.entries(contract.paths ?? {}).flatMap(
-  ([path, pathItem]) => {
-    const item = resolve<PathItemObject>(pathItem);
-    return httpMethods.flatMap((method) => {
-      const candidate = item[method];
-      if (candidate === undefined) return [];
-      const operation = resolve<OperationObject>(candidate);
-      return [{ operationId: operation.operationId ?? `${method} ${path}`, method, path, operation }];
-    });
-  },
-);
+export const operations: LocatedOperation[] = bundled.operations.map(({ operationId, method, path, definition }) => ({
+  operationId,
+  method,
+  path,
+  operation: definition as OperationObject,
+}));
 
 export function operation(operationId: string): LocatedOperation {
   const found = operations.find((candidate) => candidate.operationId === operationId);

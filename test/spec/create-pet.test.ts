@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { componentSchema, header, jsonContent, operation, requestBody, resolve, response, responses } from './contract.ts';
 import { accepts } from './schema-validator.ts';
 
-describe('interface §4.2 createPet', () => {
+describe('createPet', () => {
   it('is POST /pets', () => {
-    expect(operation('createPet')).toMatchObject({ method: 'post', path: '/pets' });
+    expect(operation('createPet')).toMatchObject({ method: 'POST', path: '/pets' });
   });
 
   it('requires an application/json body of NewPet', () => {
@@ -31,7 +31,7 @@ describe('interface §4.2 createPet', () => {
   });
 });
 
-describe('product decision: createPet', () => {
+describe('createPet Location, body size and media type', () => {
   it('gives the 201 a required Location header with the path of the new animal', () => {
     const location = header(response('createPet', '201'), 'Location');
     expect(location?.required).toBe(true);

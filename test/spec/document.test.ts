@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerObject } from 'openapi-typescript';
+import { readConfig } from '../../server/config.ts';
 import { componentSchema, contract, keywords, operation, operations } from './contract.ts';
 
 function server(url: string): ServerObject {
@@ -24,7 +25,7 @@ describe('OpenAPI document', () => {
   });
 });
 
-describe('interface §1 base addresses', () => {
+describe('servers', () => {
   it('declares production as the server variable {base_url}', () => {
     expect(server('{base_url}').variables?.base_url?.default).toMatch(/^https:\/\//);
   });
@@ -33,8 +34,11 @@ describe('interface §1 base addresses', () => {
     expect(server('{staging_base_url}').variables?.staging_base_url?.default).toMatch(/^https:\/\//);
   });
 
-  it('declares the local development server http://localhost:3000/v1', () => {
-    expect(server('http://localhost:3000/v1').url).toBe('http://localhost:3000/v1');
+  it('declares the local development server where the server listens when started without configuration', () => {
+    const { host, port } = readConfig({});
+    expect(['127.0.0.1', '::1'], 'the default HOST, which localhost names').toContain(host);
+    const local = (contract.servers ?? []).filter(({ url }) => !url.includes('{') && new URL(url).hostname === 'localhost');
+    expect(local.map(({ url }) => url)).toEqual([`http://localhost:${port}/v1`]);
   });
 
   it('writes paths relative to the base, without the version segment', () => {
@@ -44,7 +48,7 @@ describe('interface §1 base addresses', () => {
   });
 });
 
-describe('interface §1 operation groups', () => {
+describe('tags', () => {
   it.each(['pets', 'store'])('declares the tag %s with a description', (name) => {
     expect(tag(name).description?.trim()).toBeTruthy();
   });
@@ -54,7 +58,7 @@ describe('interface §1 operation groups', () => {
   });
 });
 
-describe('product decision: store operations are not designed in 1.0.0', () => {
+describe('store group, not designed in 1.0.0', () => {
   it('says so in the description of the store tag', () => {
     expect(tag('store').description).toMatch(/not designed in 1\.0\.0/i);
   });
@@ -65,7 +69,7 @@ describe('product decision: store operations are not designed in 1.0.0', () => {
   });
 });
 
-describe('product decision: the category resource is not designed in 1.0.0', () => {
+describe('category resource, not designed in 1.0.0', () => {
   it('declares no category path and no Category schema', () => {
     expect(Object.keys(contract.paths ?? {}).filter((path) => /categor/i.test(path))).toEqual([]);
     expect(Object.keys(contract.components?.schemas ?? {})).not.toContain('Category');
@@ -76,36 +80,36 @@ describe('product decision: the category resource is not designed in 1.0.0', () 
   });
 });
 
-describe('interface §6 events', () => {
+describe('events', () => {
   it('declares no webhooks and no callbacks', () => {
     expect(contract.webhooks).toBeUndefined();
     expect(operations.filter(({ operation: op }) => op.callbacks !== undefined)).toEqual([]);
   });
 });
 
-describe('interface §9 versioning', () => {
-  it('rule 1: the interface version is 1.0.0', () => {
+describe('versioning', () => {
+  it('is version 1.0.0', () => {
     expect(contract.info.version).toBe('1.0.0');
   });
 
-  it('rule 2: every base address ends with the version segment /v1', () => {
+  it('ends every base address with the version segment /v1', () => {
     expect(contract.servers).not.toHaveLength(0);
     for (const candidate of contract.servers ?? []) {
       expect(new URL(expandedUrl(candidate)).pathname).toBe('/v1');
     }
   });
 
-  it('rule 3: every deprecated operation carries its removal date as x-sunset', () => {
+  it('gives every deprecated operation its removal date as x-sunset', () => {
     const deprecated = operations.filter(({ operation: op }) => op.deprecated === true);
     expect(deprecated.map(({ operationId }) => operationId)).toEqual(['getPet']);
     for (const { operation: op } of deprecated) expect(op['x-sunset']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
-  it('rule 4 and product decision: no 1.0.0 operation carries a stability marker', () => {
+  it('gives no 1.0.0 operation a stability marker', () => {
     expect(operations.filter(({ operation: op }) => 'x-stability' in op)).toEqual([]);
   });
 
-  it('rule 4: documents the stability markers experimental and beta', () => {
+  it('documents the stability markers experimental and beta', () => {
     expect(contract.info.description).toMatch(/x-stability: experimental/);
     expect(contract.info.description).toMatch(/x-stability: beta/);
   });

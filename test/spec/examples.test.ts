@@ -59,7 +59,7 @@ const exampleSites: ExampleSite[] = [
   ),
 ];
 
-describe('product decision: the mock answers with named examples', () => {
+describe('named examples, which the mock answers with', () => {
   it('finds request and response bodies to check', () => {
     expect(bodies.length).toBeGreaterThan(0);
   });
@@ -76,7 +76,7 @@ describe('product decision: the mock answers with named examples', () => {
   });
 });
 
-describe('issue 2: examples are valid', () => {
+describe('examples', () => {
   it.each(exampleSites)('$where validates against its schema', ({ value, schema }) => {
     expect(schema).toBeDefined();
     const validate = validatorFor(schema ?? {});

@@ -4,9 +4,9 @@ import { accepts } from './schema-validator.ts';
 
 const largestExactInteger = 9007199254740991;
 
-describe('interface §4.3 getPet', () => {
+describe('getPet', () => {
   it('is GET /pets/{petId}', () => {
-    expect(operation('getPet')).toMatchObject({ method: 'get', path: '/pets/{petId}' });
+    expect(operation('getPet')).toMatchObject({ method: 'GET', path: '/pets/{petId}' });
   });
 
   it('takes a required path parameter petId, an integer of format int64', () => {
@@ -40,7 +40,7 @@ describe('interface §4.3 getPet', () => {
   });
 });
 
-describe('product decision: petId', () => {
+describe('getPet petId', () => {
   const petId = () => parameter('getPet', 'petId').schema ?? {};
 
   // A path segment arrives as text; an integer schema cannot reject `042` or `+42`, so the rule is stated.
@@ -61,7 +61,7 @@ describe('product decision: petId', () => {
   });
 });
 
-describe('product decision: deprecation of GET /pets/{petId}', () => {
+describe('getPet deprecation', () => {
   it('carries x-sunset "2030-12-05"', () => {
     expect(operation('getPet').operation['x-sunset']).toBe('2030-12-05');
   });
@@ -88,5 +88,12 @@ describe('product decision: deprecation of GET /pets/{petId}', () => {
   it('dates x-sunset and the Sunset header to the same instant', () => {
     const sunset = header(response('getPet', '200'), 'Sunset')?.example;
     expect(Date.parse(sunset)).toBe(Date.parse(`${operation('getPet').operation['x-sunset']}T00:00:00Z`));
+  });
+
+  it('names in x-successor the operation the successor Link points to, listPets', () => {
+    const successor = operation(operation('getPet').operation['x-successor'] as string);
+    const link = header(response('getPet', '200'), 'Link')?.example;
+    expect(successor.operationId).toBe('listPets');
+    expect(link).toBe(`</v1${successor.path}>; rel="successor-version"`);
   });
 });

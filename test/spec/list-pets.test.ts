@@ -13,9 +13,9 @@ import {
 } from './contract.ts';
 import { accepts } from './schema-validator.ts';
 
-describe('interface §4.1 listPets', () => {
+describe('listPets', () => {
   it('is GET /pets', () => {
-    expect(operation('listPets')).toMatchObject({ method: 'get', path: '/pets' });
+    expect(operation('listPets')).toMatchObject({ method: 'GET', path: '/pets' });
   });
 
   it('takes an optional query parameter limit, an integer from 1 to 100', () => {
@@ -25,7 +25,7 @@ describe('interface §4.1 listPets', () => {
     expect(keywords(limit.schema)).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
   });
 
-  it('rule 1: returns at most 20 animals when limit is omitted', () => {
+  it('returns at most 20 animals when limit is omitted', () => {
     expect(keywords(parameter('listPets', 'limit').schema).default).toBe(20);
   });
 
@@ -36,7 +36,7 @@ describe('interface §4.1 listPets', () => {
     expect(resolve(status.schema ?? {})).toBe(componentSchema('PetStatus'));
   });
 
-  it('rule 2: filters on the status every returned animal carries', () => {
+  it('filters on the status every returned animal carries', () => {
     const status = parameter('listPets', 'status');
     expect(resolve(status.schema ?? {})).toBe(resolve(propertyOf(componentSchema('Pet'), 'status')));
     expect(status.description).toMatch(/every returned animal/i);
@@ -59,7 +59,7 @@ describe('interface §4.1 listPets', () => {
   });
 });
 
-describe('product decision: pagination', () => {
+describe('listPets pagination', () => {
   it('documents the order: ascending id, the order of creation', () => {
     expect(operation('listPets').operation.description).toMatch(/ascending `id`/);
   });

@@ -6,7 +6,7 @@ const newPet = componentSchema('NewPet');
 const pet = componentSchema('Pet');
 const largestExactInteger = 9007199254740991;
 
-describe('interface §2 NewPet', () => {
+describe('NewPet', () => {
   it('requires exactly name and categoryId', () => {
     expect([...((keywords(newPet).required as string[] | undefined) ?? [])].sort()).toEqual(['categoryId', 'name']);
   });
@@ -25,7 +25,7 @@ describe('interface §2 NewPet', () => {
   });
 });
 
-describe('interface §2 Pet', () => {
+describe('Pet', () => {
   it.each(['name', 'categoryId', 'status'])('has the NewPet field %s with the same schema', (field) => {
     expect(resolve(propertyOf(pet, field))).toBe(resolve(propertyOf(newPet, field)));
   });
@@ -39,7 +39,7 @@ describe('interface §2 Pet', () => {
   });
 });
 
-describe('interface §2 Pets', () => {
+describe('Pets', () => {
   it('is an array of Pet', () => {
     const pets = keywords(componentSchema('Pets'));
     expect(pets.type).toBe('array');
@@ -47,7 +47,7 @@ describe('interface §2 Pets', () => {
   });
 });
 
-describe('interface §2 PetStatus and §3 states', () => {
+describe('PetStatus', () => {
   it('is the string enumeration available, pending, sold', () => {
     expect(keywords(componentSchema('PetStatus'))).toMatchObject({ type: 'string', enum: ['available', 'pending', 'sold'] });
   });
@@ -57,7 +57,7 @@ describe('interface §2 PetStatus and §3 states', () => {
   });
 });
 
-describe('interface §2 Error', () => {
+describe('Error', () => {
   const error = componentSchema('Error');
 
   it('requires code, message and status', () => {
@@ -71,7 +71,7 @@ describe('interface §2 Error', () => {
   });
 });
 
-describe('product decision: status omitted on create', () => {
+describe('status omitted on create', () => {
   it('defaults NewPet status to available', () => {
     expect(propertyOf(newPet, 'status')).toMatchObject({ default: 'available' });
   });
@@ -81,7 +81,7 @@ describe('product decision: status omitted on create', () => {
   });
 });
 
-describe('product decision: name limits', () => {
+describe('NewPet name', () => {
   const name = propertyOf(newPet, 'name');
 
   it.each([
@@ -118,7 +118,7 @@ describe('product decision: name limits', () => {
   });
 });
 
-describe('product decision: categoryId range', () => {
+describe('NewPet categoryId', () => {
   const categoryId = propertyOf(newPet, 'categoryId');
 
   it('keeps format int64 with the bounds 1 and 2^53-1', () => {
@@ -134,7 +134,7 @@ describe('product decision: categoryId range', () => {
   });
 });
 
-describe('product decision: unknown fields in NewPet', () => {
+describe('unknown fields in NewPet', () => {
   it('rejects a field NewPet does not declare', () => {
     expect(keywords(newPet).additionalProperties).toBe(false);
     expect(accepts(newPet, { name: 'Rex', categoryId: 3 })).toBe(true);
@@ -142,7 +142,7 @@ describe('product decision: unknown fields in NewPet', () => {
   });
 });
 
-describe('product decision: id', () => {
+describe('Pet id', () => {
   it('starts at 1 and stays within 2^53-1', () => {
     expect(keywords(propertyOf(pet, 'id'))).toMatchObject({ minimum: 1, maximum: largestExactInteger });
   });

@@ -3,7 +3,7 @@
 // request (fast-check's counterexample is the request itself) and every problem found.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperationId } from '../../../server/contract.ts';
+import type { OperationId } from '../../../contract/index.ts';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { operations, resolve } from '../../spec/contract.ts';
 import { describeRequest, responseProblems, sendUnchecked, type ApiRequest, type ApiResponse } from '../support/client.ts';
@@ -133,7 +133,7 @@ describe('credentials, methods and storage of every operation', () => {
   const paths = [...new Set(operations.map((candidate) => candidate.path))];
   const undeclaredMethods = fc.oneof(
     ...paths.map((path) => {
-      const declared = operations.filter((candidate) => candidate.path === path).map((candidate) => candidate.method.toUpperCase());
+      const declared = operations.filter((candidate) => candidate.path === path).map((candidate) => candidate.method);
       const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((method) => !declared.includes(method));
       const pathValues = fc.stringMatching(/^[1-9][0-9]{0,5}$/);
       return fc.tuple(fc.constantFrom(...methods), pathValues).map(([method, id]) => ({ method, path: path.replace(/\{[^}]+\}/g, id), declared }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HeaderObject } from 'openapi-typescript';
 import { header, resolve, response as declared } from '../../spec/contract.ts';
-import { responseCase, statefulIt } from '../support/cases.ts';
+import { onTarget, responseCase, statefulIt } from '../support/cases.ts';
 import { errorCode, expectStatus, send, type ApiRequest } from '../support/client.ts';
 import { createPet, LARGEST_ID } from '../support/pets.ts';
 import { target } from '../support/target.ts';
@@ -57,11 +57,15 @@ describe('getPet: GET /pets/{petId} (deprecated)', () => {
     expect(errorCode(response)).toBe('gone');
   });
 
+  const deprecationHeadersTitle = onTarget(
+    'carries the Deprecation, Sunset and successor Link headers on a %s response',
+    'declares the Deprecation, Sunset and successor Link headers on the %s answer served for Prefer',
+  );
   it.each([
     ['200', async () => `/pets/${(await createPet()).pet.id}`],
     ['404', async () => `/pets/${LARGEST_ID}`],
     ['400', async () => '/pets/abc'],
-  ])('carries the Deprecation, Sunset and successor Link headers on a %s response', async (status, path) => {
+  ])(deprecationHeadersTitle, async (status, path) => {
     const request: ApiRequest = { method: 'GET', path: await path(), prefer: { code: Number(status) } };
     const response = await send('getPet', request);
     expectStatus(request, response, Number(status));

@@ -4,7 +4,7 @@ import { errorCode, expectStatus, send, type ApiRequest, type ApiResponse } from
 import { validRequest } from '../support/pets.ts';
 import { target } from '../support/target.ts';
 
-/** The per-minute limit of the free plan (section 8 of the interface document). */
+/** The per-minute limit of the free plan, as the contract's rate-limit table states it. */
 const FREE_PER_MINUTE = 60;
 /** Refused requests a limited caller may send before its key is banned. */
 const REFUSALS_BEFORE_BAN = 10;

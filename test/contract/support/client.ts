@@ -3,7 +3,7 @@
 // declaration for the operation, and as an Error body when it is an error. A case only adds
 // what its own behaviour is about.
 import { expect } from 'vitest';
-import { proxyViolations } from '../../../mock/prism.ts';
+import { proxyViolations } from '../../../mock/index.ts';
 import { operation, responses } from '../../spec/contract.ts';
 import { conformanceProblems, errorBodyProblems, type ApiResponse } from './conformance.ts';
 import { target, type Endpoint } from './target.ts';
@@ -28,7 +28,7 @@ export interface ApiRequest {
 }
 
 export function methodOf(operationId: string): string {
-  return operation(operationId).method.toUpperCase();
+  return operation(operationId).method;
 }
 
 /** The request as a person reads it in a failure message: method, path, query, headers and body. */

@@ -2,7 +2,7 @@
 // and ones that break exactly one rule, and what the answer to each must satisfy.
 import fc from 'fast-check';
 import type { ParameterObject } from 'openapi-typescript';
-import type { OperationId } from '../../../server/contract.ts';
+import type { OperationId } from '../../../contract/index.ts';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { jsonContent, operation, requestBody, resolve } from '../../spec/contract.ts';
 import { responseProblems, type ApiRequest, type ApiResponse } from './client.ts';
@@ -56,7 +56,7 @@ interface Parts {
 function build(operationId: OperationId, { query, path, json }: Parts): Generated {
   return {
     operationId,
-    method: operation(operationId).method.toUpperCase(),
+    method: operation(operationId).method,
     path: operation(operationId).path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(path[name]!)),
     query,
     ...(json === undefined ? {} : { json }),

@@ -1,11 +1,11 @@
-import { operation } from '../../spec/contract.ts';
+import { loadContract } from '../../../contract/index.ts';
 import { startRealServer, type RealServer } from '../support/real-server.ts';
 
-/** The one operation with a sunset; the contract states the date, the instant is its midnight UTC. */
+/** The one operation with a sunset. */
 function sunsetInstant(): number {
-  const sunset = (operation('getPet').operation as { 'x-sunset'?: unknown })['x-sunset'];
-  if (typeof sunset !== 'string') throw new Error('getPet has no x-sunset in the contract');
-  return Date.parse(`${sunset}T00:00:00Z`);
+  const deprecation = loadContract().operation('getPet').deprecation;
+  if (!deprecation) throw new Error('getPet is not deprecated in the contract');
+  return deprecation.sunsetAt;
 }
 
 export interface RealServers {

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { getOrCreateSecret, openDatabase } from '../../../server/database.ts';
-import { USAGE, runDatabaseCli } from '../../../server/database-tools/cli.ts';
+import { openDatabase } from '../../../server/database.ts';
+import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
+import { USAGE, runDatabaseCommand } from '../../../server/database-tools/commands.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { integrityProblems } from '../../../server/store/integrity.ts';
 import { statement } from '../../../server/store/statement-cache.ts';
@@ -21,7 +22,7 @@ const CURSOR_SECRET = 'cursor-secret';
 function run(argv: string[], databasePath: string) {
   let stdout = '';
   let stderr = '';
-  const code = runDatabaseCli(argv, {
+  const code = runDatabaseCommand(argv, {
     databasePath,
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpLimits } from '../../../server/http/create-server.ts';
-import { MAX_BODY_BYTES } from '../../../server/middleware/json-body.ts';
+import { MAX_BODY_BYTES } from '../../../server/middleware/body-size-limit.ts';
 import { startListeningApp, type ListeningApp } from '../../support/listening-app.ts';
 import { converse, requestHead, type RawConversation, type RawResponse } from '../../support/raw-http.ts';
 import { DOCUMENTED_ERROR_CODES } from '../http/http-support.ts';

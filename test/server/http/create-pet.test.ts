@@ -176,6 +176,17 @@ describe('POST /pets', () => {
     await expectError(await postRaw(t, body), 400, 'validation_failed', field);
   });
 
+  it.each<[label: string, body: object, fields: string[]]>([
+    ['every field wrong, sent in reverse order', { status: 'lost', categoryId: 'a', name: 5 }, ['name', 'categoryId', 'status']],
+    ['both required fields missing', {}, ['name', 'categoryId']],
+    ['a misspelt field and the field it misspells missing', { nme: 'Rex', categoryId: 3 }, ['nme', 'name']],
+    ['two unknown fields, then a wrong status', { status: 'lost', name: 'Rex', categoryId: 1, colour: 'red', size: 2 }, ['colour', 'size', 'status']],
+    ['an unknown field holding an unpaired surrogate, and an empty name', { name: '', tags: ['\ud800'], categoryId: 1 }, ['tags', 'name']],
+  ])('rejects a body with %s with one detail per field at fault, unknown fields first, then in NewPet order', async (_, body, fields) => {
+    const error = await expectError(await postRaw(t, json(body)), 400, 'validation_failed', fields[0]);
+    expect(error.details?.map((detail) => [detail.in, detail.name])).toEqual(fields.map((field) => ['body', field]));
+  });
+
   it.each(NOT_AN_OBJECT)('rejects a body that is %s with 400 validation_failed', async (_, body) => {
     const error = await expectError(await postRaw(t, body), 400, 'validation_failed');
     expect(error.message).toMatch(/body/i);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ErrorBody } from '../../../server/errors.ts';
 import type { PetStore } from '../../../server/store/pet-store.ts';
 import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
@@ -8,11 +9,11 @@ import {
   SUNSET,
   addPets,
   expectError,
+  expectErrorBody,
   expectJsonContentType,
   postRaw,
   useUpMinuteWindow,
   withApp,
-  type ErrorBody,
   type Send,
 } from './http-support.ts';
 
@@ -110,7 +111,7 @@ describe('errors', () => {
       expect(response.status, label).toBeGreaterThanOrEqual(400);
       expectJsonContentType(response);
       const body = (await response.json()) as ErrorBody;
-      expect(body, label).toEqual({ code: expect.any(String), message: expect.stringMatching(/\S/), status: response.status });
+      expectErrorBody(body, response.status, label);
       expect(DOCUMENTED_ERROR_CODES, label).toContain(body.code);
       seen.set(body.code, label);
     };

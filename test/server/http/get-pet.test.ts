@@ -33,9 +33,10 @@ describe('GET /pets/{petId}', () => {
   });
 
   it.each([['0'], ['-1'], ['01'], ['+1'], ['1.0'], ['abc'], ['9007199254740992'], ['1e3'], ['0x1'], ['%201'], ['1%20'], ['１']])(
-    'rejects petId %s with 400 validation_failed naming petId',
+    'rejects petId %s with 400 validation_failed naming petId, in the message and as its one detail',
     async (petId) => {
-      await expectError(await t.request(`/v1/pets/${petId}`), 400, 'validation_failed', 'petId');
+      const error = await expectError(await t.request(`/v1/pets/${petId}`), 400, 'validation_failed', 'petId');
+      expect(error.details).toEqual([{ in: 'path', name: 'petId', message: error.message }]);
     },
   );
 

@@ -1,18 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
+import type { ErrorBody } from '../../../server/errors.ts';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
 
 /** Sends one request to an app; Hono's `app.request` may answer synchronously. */
 export type Send = (app: TestApp) => Response | Promise<Response>;
 
-export interface ErrorBody {
-  code: string;
-  message: string;
-  status: number;
-}
-
-const contract = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as {
+const contract = loadContract().document as unknown as {
   components: { schemas: { Error: { properties: { code: { enum: string[] } } } } };
 };
 
@@ -35,14 +30,26 @@ export function expectJsonContentType(response: Response): void {
 }
 
 /**
- * Checks the one Error body of every error response (`{code, message, status}`, nothing else,
- * `status` repeating the HTTP status) and, when `names` is given, that the message names it.
+ * Checks the one Error body of every error response: `{code, message, status}`, `status`
+ * repeating the HTTP status, and nothing else except on `validation_failed`, which lists every
+ * problem in `details` (`{in, name, message}` each), the first being the one `message` names.
  */
+export function expectErrorBody(body: ErrorBody, status: number, label?: string): void {
+  const { details, ...fields } = body;
+  expect(fields, label).toEqual({ code: expect.any(String), message: expect.stringMatching(/\S/), status });
+  if (body.code !== 'validation_failed') return expect(details, label).toBeUndefined();
+  expect(details?.length, label).toBeGreaterThan(0);
+  const shape = { in: expect.stringMatching(/^(query|path|body)$/), name: expect.any(String), message: expect.stringMatching(/\S/) };
+  for (const detail of details!) expect(detail, label).toEqual(shape);
+  expect(details![0]!.message, label).toBe(body.message);
+}
+
+/** Checks the status, code and Error body of an error response and, when `names` is given, that the message names it. */
 export async function expectError(response: Response, status: number, code: string, names?: string): Promise<ErrorBody> {
   const body = (await response.json()) as ErrorBody;
   expect({ status: response.status, code: body.code }).toEqual({ status, code });
   expectJsonContentType(response);
-  expect(body).toEqual({ code, message: expect.stringMatching(/\S/), status });
+  expectErrorBody(body, status);
   if (names !== undefined) expect(body.message).toMatch(new RegExp(`(?<![\\w-])${escapeRegExp(names)}(?![\\w-])`));
   return body;
 }

@@ -1,10 +1,10 @@
 // GET / on the API server: a small JSON index, outside /v1, no key, not rate limited.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { RATE_LIMIT_HEADERS, expectJsonContentType } from './http-support.ts';
 
-const contract = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as {
+const contract = loadContract().document as unknown as {
   info: { title: string; version: string };
   servers: { url: string }[];
 };

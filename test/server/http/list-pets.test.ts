@@ -112,6 +112,16 @@ describe('GET /pets', () => {
     await expectError(await t.request(`/v1/pets?${query}`), 400, 'validation_failed', 'limit');
   });
 
+  it.each([
+    ['limit=500&status=lost', ['limit', 'status']],
+    ['status=lost&limit=500', ['limit', 'status']],
+    ['status=lost&limit=1&limit=2', ['limit', 'status']],
+    ['limit=abc&status=', ['limit', 'status']],
+  ])('rejects %s with one detail per query parameter at fault, in the order the contract declares them', async (query, names) => {
+    const error = await expectError(await t.request(`/v1/pets?${query}`), 400, 'validation_failed', names[0]);
+    expect(error.details?.map((detail) => [detail.in, detail.name])).toEqual(names.map((name) => ['query', name]));
+  });
+
   describe('status filter', () => {
     it.each(STATUSES)('returns every %s pet and only those, in ascending id order', async (status) => {
       const { pets } = await listPets(t, `/v1/pets?limit=100&status=${status}`);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/database.ts';
 import type { Clock } from '../../../server/clock.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
-import { USAGE, runKeysCli } from '../../../server/keys/cli.ts';
+import { USAGE, runKeysCommand } from '../../../server/keys/commands.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 
@@ -17,7 +17,7 @@ const clock: Clock = { now: () => Date.parse('2026-11-21T09:30:00.000Z') };
 async function run(argv: string[], databasePath = join(tempDir(), 'keys.db')) {
   let stdout = '';
   let stderr = '';
-  const code = await runKeysCli(argv, {
+  const code = await runKeysCommand(argv, {
     databasePath,
     clock,
     stdout: { write: (text: string) => (stdout += text) },

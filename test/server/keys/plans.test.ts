@@ -1,23 +1,45 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { NewApiKey } from '../../../server/keys/key-store.ts';
-import { InvalidApiKeyError, PLAN_LIMITS, assertValidNewApiKey, limitsFor } from '../../../server/keys/plans.ts';
+import { InvalidApiKeyError, assertValidNewApiKey, limitsFor } from '../../../server/keys/plans.ts';
+import { contract } from '../../spec/contract.ts';
+import { markdownTable } from '../../support/markdown-table.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
-describe('PLAN_LIMITS', () => {
-  it('holds the per-minute and per-day limits of section 8 of the interface document', () => {
-    expect(PLAN_LIMITS).toEqual({
-      free: { perMinute: 60, perDay: 1000 },
-      pro: { perMinute: 300, perDay: 10_000 },
-      business: { perMinute: 1000, perDay: 100_000 },
-    });
-  });
+/** `1,000` as written in the table. */
+const count = (cell: string) => Number(cell.replaceAll(',', ''));
+
+/** The plans with fixed limits, as the contract's rate-limit table documents them to clients. */
+const documentedPlans = markdownTable(contract.info.description ?? '', 'Plan')
+  .filter((row) => row.Plan !== 'Enterprise')
+  .map((row) => ({
+    plan: row.Plan!.toLowerCase() as 'free' | 'pro' | 'business',
+    perMinute: count(row['Requests per minute']!),
+    perDay: count(row['Requests per day']!),
+  }));
+
+let app: TestApp | undefined;
+afterEach(() => {
+  app?.close();
+  app = undefined;
 });
 
-describe('limitsFor', () => {
-  it.each(['free', 'pro', 'business'] as const)('gives a %s key the limits of its plan', (plan) => {
-    expect(limitsFor({ plan, perMinute: null, perDay: null })).toEqual(PLAN_LIMITS[plan]);
+describe('plan limits', () => {
+  it('are documented for free, pro and business', () => {
+    expect(documentedPlans.map(({ plan }) => plan)).toEqual(['free', 'pro', 'business']);
   });
 
-  it('gives an enterprise key its own limits', () => {
+  it.each(documentedPlans)('give a $plan key $perMinute requests a minute and $perDay a day, as documented', ({ plan, perMinute, perDay }) => {
+    expect(limitsFor({ plan, perMinute: null, perDay: null })).toEqual({ perMinute, perDay });
+  });
+
+  it.each(documentedPlans)('show a $plan key its documented $perMinute a minute in X-RateLimit-Limit', async ({ plan, perMinute }) => {
+    app = await createTestApp({ key: { plan } });
+    const response = await app.request('/v1/pets');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-RateLimit-Limit')).toBe(String(perMinute));
+  });
+
+  it('give an enterprise key its own limits', () => {
     expect(limitsFor({ plan: 'enterprise', perMinute: 5000, perDay: 2_000_000 })).toEqual({
       perMinute: 5000,
       perDay: 2_000_000,

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { getOrCreateSecret, openDatabase } from '../../../server/database.ts';
+import { openDatabase } from '../../../server/database.ts';
+import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
 import { MIGRATIONS, migrate } from '../../../server/store/migrations.ts';
 import { useTempDirs } from './temp-dir.ts';
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getOrCreateSecret, openDatabase } from '../../../server/database.ts';
+import { openDatabase } from '../../../server/database.ts';
+import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { createLogger } from '../../../server/logger.ts';
 import { createApp } from '../../../server/app.ts';
@@ -207,26 +208,37 @@ describe('storage failures injected into a database', () => {
     expect(await allPetIds(t)).toEqual([((await stored.json()) as { id: number }).id]);
   });
 
-  it('answers 503 with rate-limit headers when the key cannot be looked up', async () => {
+  /** A request with a key whose lookup throws `failure`. */
+  async function requestWhileKeyLookupFails(failure: Error): Promise<Response> {
     const clock = new FakeClock();
     const db = openDatabase(':memory:');
     cleanups.push(() => db.close());
     const keys = new SqliteKeyStore(db, clock);
     keys.findActive = async () => {
-      throw new StorageUnavailableError('the database file cannot be opened (SQLITE_CANTOPEN)');
+      throw failure;
     };
-    const logLines: string[] = [];
     const app = createApp({
       pets: new SqlitePetStore(db),
       keys,
       limiters: { keys: createMemoryRateLimiter({ clock }), addresses: createMemoryRateLimiter({ clock }) },
       clock,
-      logger: createLogger('info', (line) => logLines.push(line)),
+      logger: createLogger('silent'),
       cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
       clientAddress: () => '192.0.2.1',
     });
-    const response = await app.request('/v1/pets', { headers: { Authorization: 'Bearer ask_unverifiable' } });
+    return app.request('/v1/pets', { headers: { Authorization: 'Bearer ask_unverifiable' } });
+  }
+
+  it('answers 503 with rate-limit headers when the key cannot be looked up', async () => {
+    const response = await requestWhileKeyLookupFails(new StorageUnavailableError('the database file cannot be opened (SQLITE_CANTOPEN)'));
     await expectServiceUnavailable(response);
     expect(response.headers.get('X-RateLimit-Limit')).toBe('60');
+  });
+
+  it('counts a request whose key lookup fails unexpectedly, then answers 500 with rate-limit headers', async () => {
+    const response = await requestWhileKeyLookupFails(new Error('a fault in the key store'));
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { code: string }).code).toBe('internal_error');
+    expect(response.headers.get('X-RateLimit-Remaining')).toBe('59');
   });
 });

@@ -33,7 +33,7 @@ interface Output {
   write(text: string): unknown;
 }
 
-export interface DatabaseCliContext {
+export interface DatabaseCommandContext {
   stdout: Output;
   stderr: Output;
   /** Only ever opened read-only; never created. */
@@ -46,7 +46,7 @@ type Command = { name: 'help' } | { name: 'backup'; target: string } | { name: '
 class UsageError extends Error {}
 
 /** Runs the database tool on `argv` (the arguments after the script) and returns the exit code. */
-export function runDatabaseCli(argv: readonly string[], context: DatabaseCliContext): number {
+export function runDatabaseCommand(argv: readonly string[], context: DatabaseCommandContext): number {
   let command: Command;
   try {
     command = parseCommand(argv);
@@ -72,7 +72,7 @@ export function runDatabaseCli(argv: readonly string[], context: DatabaseCliCont
   }
 }
 
-function backup(databasePath: string, target: string, { stdout, stderr }: DatabaseCliContext): number {
+function backup(databasePath: string, target: string, { stdout, stderr }: DatabaseCommandContext): number {
   try {
     backupDatabase(databasePath, target);
   } catch (error) {
@@ -100,7 +100,7 @@ function backup(databasePath: string, target: string, { stdout, stderr }: Databa
   return 0;
 }
 
-function check(databasePath: string, { stdout, stderr }: DatabaseCliContext): number {
+function check(databasePath: string, { stdout, stderr }: DatabaseCommandContext): number {
   const { problems, summary } = inspect(openExistingReadOnly(databasePath));
   if (!summary) {
     stderr.write(

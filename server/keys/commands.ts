@@ -2,9 +2,8 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../database.ts';
 import type { Database } from '../database.ts';
 import type { Clock } from '../clock.ts';
-import { PLANS } from './key-store.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
-import { InvalidApiKeyError, assertValidNewApiKey, isPlan, limitsFor } from './plans.ts';
+import { InvalidApiKeyError, PLANS, assertValidNewApiKey, isPlan, limitsFor } from './plans.ts';
 import { SqliteKeyStore } from './sqlite-key-store.ts';
 
 export const USAGE = `Usage: npm run keys -- <command>
@@ -23,7 +22,7 @@ interface Output {
   write(text: string): unknown;
 }
 
-export type KeysCliContext = {
+export type KeysCommandContext = {
   stdout: Output;
   stderr: Output;
   clock?: Clock;
@@ -45,7 +44,7 @@ const CANONICAL_POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /** Runs the keys tool on `argv` (the arguments after the script) and returns the exit code. */
-export async function runKeysCli(argv: readonly string[], context: KeysCliContext): Promise<number> {
+export async function runKeysCommand(argv: readonly string[], context: KeysCommandContext): Promise<number> {
   let command: Command;
   try {
     command = parseCommand(argv);
@@ -70,7 +69,7 @@ export async function runKeysCli(argv: readonly string[], context: KeysCliContex
 async function execute(
   command: Exclude<Command, { name: 'help' }>,
   keyStore: KeyStore,
-  { stdout, stderr }: KeysCliContext,
+  { stdout, stderr }: KeysCommandContext,
 ): Promise<number> {
   switch (command.name) {
     case 'create': {

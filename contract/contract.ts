@@ -1,0 +1,232 @@
+// What the contract says about each operation, read once from the bundle: where it is served,
+// its parameters, body and responses, the methods each path allows, and its deprecation.
+import type { operations } from '../generated/openapi.ts';
+import { readDeprecation, type Deprecation } from './deprecation.ts';
+import { BUNDLE, operationObjects, readDocument, resolveRef, type JsonObject, type JsonSchema, type OpenApiDocument } from './document.ts';
+
+export type OperationId = keyof operations;
+
+export interface ContractParameter {
+  name: string;
+  in: 'query' | 'path' | 'header' | 'cookie';
+  required: boolean;
+  /** The parameter's schema as it stands in the document (`$ref`s left in place). */
+  schema: JsonSchema;
+  /** The same schema with its own `$ref` followed, to read `type`. */
+  resolvedSchema: JsonSchema;
+}
+
+export interface ContractHeader {
+  required: boolean;
+  /** `$ref` followed. */
+  schema: JsonSchema;
+  /** The header's example value: its `example`, first named example, or its schema's `const` or example. */
+  example: unknown;
+}
+
+export interface ContractResponse {
+  /** The response object, `$ref` followed. */
+  definition: JsonObject;
+  /** Declared headers by name, as the contract spells it. */
+  headers: Record<string, ContractHeader>;
+}
+
+export interface ContractOperation {
+  operationId: OperationId;
+  /** Upper case, as on the wire. */
+  method: string;
+  /** The methods that reach the operation: its own, and HEAD too where it is GET. */
+  methods: string[];
+  /** The contract's path, e.g. `/pets/{petId}`. */
+  path: string;
+  /** The path the service serves, under the base path: `/v1/pets/{petId}`. */
+  servedPath: string;
+  /** The same in the router's syntax: `/v1/pets/:petId`. */
+  routePath: string;
+  /** Path-item parameters first, then the operation's own. */
+  parameters: ContractParameter[];
+  /** The JSON request body's schema as it stands in the document, when the operation takes one. */
+  bodySchema?: JsonSchema;
+  /** Declared responses by status code. */
+  responses: Record<string, ContractResponse>;
+  deprecation?: Deprecation;
+  /** The operation object as the document writes it. */
+  definition: JsonObject;
+}
+
+export interface ContractPath {
+  /** The path the service serves, `/v1/pets/{petId}`. */
+  servedPath: string;
+  operations: ContractOperation[];
+  /** The methods the path supports, sorted, as an `Allow` header lists them. */
+  allow: string[];
+  /** The operation `method` reaches on this path (a HEAD reaches the GET one). */
+  operationFor(method: string): ContractOperation | undefined;
+}
+
+export interface PathMatch {
+  path: ContractPath;
+  /** The path's parameters, percent-decoded, by name. */
+  params: Record<string, string>;
+}
+
+export class Contract {
+  readonly document: OpenApiDocument;
+  /** The base path every server URL of the contract shares, e.g. `/v1`. */
+  readonly basePath: string;
+  readonly operations: ContractOperation[];
+  readonly paths: ContractPath[];
+  readonly #patterns: Array<{ pattern: RegExp; names: string[]; path: ContractPath }>;
+
+  constructor(document: OpenApiDocument) {
+    this.document = document;
+    this.basePath = basePathOf(document);
+    this.operations = operationObjects(document).map((found) => readOperation(document, this.basePath, found));
+    for (const operation of this.operations) {
+      if (operation.definition.deprecated === true) {
+        operation.deprecation = readDeprecation(operation, (operationId) => this.operation(operationId).servedPath);
+      }
+    }
+    this.paths = [...new Set(this.operations.map((operation) => operation.servedPath))].map((servedPath) =>
+      contractPath(servedPath, this.operations.filter((operation) => operation.servedPath === servedPath)),
+    );
+    // Literal segments win over templated ones, as OpenAPI asks: `/pets/mine` before `/pets/{petId}`.
+    this.#patterns = this.paths
+      .map((path) => ({ path, ...pathPattern(path.servedPath) }))
+      .sort((a, b) => a.names.length - b.names.length);
+  }
+
+  operation(operationId: string): ContractOperation {
+    const found = this.operations.find((candidate) => candidate.operationId === operationId);
+    if (!found) throw new Error(`The contract has no operation ${operationId}`);
+    return found;
+  }
+
+  /** The contract path a request path (without query) reaches, if any. */
+  match(requestPath: string): PathMatch | undefined {
+    for (const { pattern, names, path } of this.#patterns) {
+      const found = pattern.exec(requestPath);
+      if (found) return { path, params: Object.fromEntries(names.map((name, index) => [name, decodeSegment(found[index + 1]!)])) };
+    }
+    return undefined;
+  }
+}
+
+/** The contract in `generated/openapi.json`, read once per process. */
+let bundled: Contract | undefined;
+export function loadContract(): Contract {
+  bundled ??= new Contract(readDocument(BUNDLE));
+  return bundled;
+}
+
+/**
+ * The path every server URL of the contract shares (`/v1`), with their variables at their
+ * defaults; empty when the contract names no server.
+ */
+function basePathOf(document: OpenApiDocument): string {
+  const basePaths = new Set(
+    (document.servers ?? []).map((server) => {
+      const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
+      return new URL(url, 'http://localhost').pathname.replace(/\/$/, '');
+    }),
+  );
+  if (basePaths.size > 1) throw new Error(`The contract's servers disagree on the base path: ${[...basePaths].join(', ')}`);
+  return [...basePaths][0] ?? '';
+}
+
+function readOperation(
+  document: OpenApiDocument,
+  basePath: string,
+  { path, method, pathParameters, definition }: ReturnType<typeof operationObjects>[number],
+): ContractOperation {
+  const parameters = [...pathParameters, ...((definition.parameters as unknown[] | undefined) ?? [])].map((node) =>
+    readParameter(document, node),
+  );
+  const responses: Record<string, ContractResponse> = {};
+  for (const [status, node] of Object.entries((definition.responses as JsonObject | undefined) ?? {})) {
+    responses[status] = readResponse(document, node);
+  }
+  const servedPath = basePath + path;
+  return {
+    operationId: definition.operationId as OperationId,
+    method,
+    methods: method === 'GET' ? ['GET', 'HEAD'] : [method],
+    path,
+    servedPath,
+    routePath: servedPath.replace(/\{([^}]+)\}/g, ':$1'),
+    parameters,
+    bodySchema: jsonBodySchema(document, definition.requestBody),
+    responses,
+    definition,
+  };
+}
+
+function readParameter(document: OpenApiDocument, node: unknown): ContractParameter {
+  const parameter = resolveRef(document, node);
+  const schema = parameter.schema as JsonSchema;
+  return {
+    name: parameter.name as string,
+    in: parameter.in as ContractParameter['in'],
+    required: parameter.required === true,
+    schema,
+    resolvedSchema: resolveRef(document, schema),
+  };
+}
+
+function readResponse(document: OpenApiDocument, node: unknown): ContractResponse {
+  const definition = resolveRef(document, node);
+  const headers: Record<string, ContractHeader> = {};
+  for (const [name, headerNode] of Object.entries((definition.headers as JsonObject | undefined) ?? {})) {
+    const header = resolveRef(document, headerNode);
+    const schema = resolveRef(document, header.schema ?? {});
+    const examples = header.examples as Record<string, unknown> | undefined;
+    const namedExample = examples ? Object.values(examples)[0] : undefined;
+    const candidates = [
+      header.example,
+      namedExample === undefined ? undefined : resolveRef(document, namedExample).value,
+      schema.const,
+      schema.example,
+      Array.isArray(schema.examples) ? schema.examples[0] : undefined,
+    ];
+    headers[name] = { required: header.required === true, schema, example: candidates.find((candidate) => candidate !== undefined) };
+  }
+  return { definition, headers };
+}
+
+function jsonBodySchema(document: OpenApiDocument, node: unknown): JsonSchema | undefined {
+  if (node === undefined) return undefined;
+  const requestBody = resolveRef<{ content?: Record<string, { schema?: JsonSchema }> }>(document, node);
+  return requestBody.content?.['application/json']?.schema;
+}
+
+function contractPath(servedPath: string, operations: ContractOperation[]): ContractPath {
+  const byMethod = new Map(operations.flatMap((operation) => operation.methods.map((method) => [method, operation] as const)));
+  return {
+    servedPath,
+    operations,
+    allow: [...byMethod.keys()].sort(),
+    operationFor: (method) => byMethod.get(method.toUpperCase()),
+  };
+}
+
+function pathPattern(servedPath: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = servedPath
+    .split('/')
+    .map((segment) => {
+      const name = /^\{([^}]+)\}$/.exec(segment)?.[1];
+      if (name === undefined) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(name);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}$`), names };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,76 @@
+// The bundled contract as parsed JSON: reading it, following its `$ref`s, and finding its
+// operations where the document writes them.
+import { readFileSync } from 'node:fs';
+
+export type JsonObject = Record<string, unknown>;
+export type JsonSchema = JsonObject;
+
+/** The parts of an OpenAPI 3.1 bundle read here; the rest passes through untouched. */
+export interface OpenApiDocument extends JsonObject {
+  info: { title: string; version: string };
+  servers?: { url: string; variables?: Record<string, { default: string }> }[];
+  paths: Record<string, JsonObject>;
+  components?: Record<string, Record<string, unknown>>;
+}
+
+export const BUNDLE = new URL('../generated/openapi.json', import.meta.url);
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+export function readDocument(file: URL | string = BUNDLE): OpenApiDocument {
+  return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+}
+
+/**
+ * `node`, or what its `$ref` points at, followed to the end. The bundler leaves only local
+ * references (`#/components/...`); anything else, or one that leads nowhere, is an error.
+ */
+export function resolveRef<T = JsonObject>(document: object, node: unknown): T {
+  let current = node;
+  const followed = new Set<string>();
+  while (isReference(current)) {
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`The bundle holds a non-local $ref: ${ref}`);
+    if (followed.has(ref)) throw new Error(`Circular $ref in the bundle: ${ref}`);
+    followed.add(ref);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((token) => decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce<unknown>((parent, key) => {
+        const child = (parent as JsonObject | undefined)?.[key];
+        if (child === undefined) throw new Error(`Unresolvable $ref in the bundle: ${ref}`);
+        return child;
+      }, document);
+  }
+  return current as T;
+}
+
+export interface OperationObject {
+  /** The contract's path, e.g. `/pets/{petId}`. */
+  path: string;
+  /** Upper case, as on the wire. */
+  method: string;
+  /** The path item's parameters, which apply to each of its operations. */
+  pathParameters: unknown[];
+  /** The operation object itself, as it stands in `document` (not a copy). */
+  definition: JsonObject;
+}
+
+/** Every operation of `document` (a bundle, or any object with its `paths`), in the order of its paths and of the HTTP methods. */
+export function operationObjects(document: object): OperationObject[] {
+  const { paths = {} } = document as { paths?: Record<string, unknown> };
+  return Object.entries(paths).flatMap(([path, node]) => {
+    const pathItem = resolveRef<JsonObject>(document, node);
+    const pathParameters = (pathItem.parameters as unknown[] | undefined) ?? [];
+    return HTTP_METHODS.flatMap((method) => {
+      const node = pathItem[method];
+      if (node === undefined) return [];
+      return [{ path, method: method.toUpperCase(), pathParameters, definition: resolveRef<JsonObject>(document, node) }];
+    });
+  });
+}
+
+function isReference(node: unknown): node is { $ref: string } {
+  return typeof node === 'object' && node !== null && typeof (node as { $ref?: unknown }).$ref === 'string';
+}
