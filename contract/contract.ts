@@ -2,6 +2,7 @@
 // its parameters, body and responses, the methods each path allows, and its deprecation.
 import type { operations } from '../generated/openapi.ts';
 import { readDeprecation, type Deprecation } from './deprecation.ts';
+import { maxBodyBytes } from './rate-limit-rules.ts';
 import { BUNDLE, operationObjects, readDocument, resolveRef, type JsonObject, type JsonSchema, type OpenApiDocument } from './document.ts';
 
 export type OperationId = keyof operations;
@@ -47,6 +48,8 @@ export interface ContractOperation {
   parameters: ContractParameter[];
   /** The JSON request body's schema as it stands in the document, when the operation takes one. */
   bodySchema?: JsonSchema;
+  /** The largest body the operation reads (`x-max-body-bytes`), when it takes one. */
+  maxBodyBytes?: number;
   /** Declared responses by status code. */
   responses: Record<string, ContractResponse>;
   deprecation?: Deprecation;
@@ -156,6 +159,7 @@ function readOperation(
     routePath: servedPath.replace(/\{([^}]+)\}/g, ':$1'),
     parameters,
     bodySchema: jsonBodySchema(document, definition.requestBody),
+    maxBodyBytes: maxBodyBytes(definition),
     responses,
     definition,
   };

@@ -12,6 +12,14 @@ export {
   type PathMatch,
 } from './contract.ts';
 export type { Deprecation } from './deprecation.ts';
+export {
+  fixedLimits,
+  rateLimitRules,
+  type BanRules,
+  type PlanLimits,
+  type RateLimitRules,
+  type WindowLimits,
+} from './rate-limit-rules.ts';
 export { operationObjects, readDocument, resolveRef, type JsonObject, type JsonSchema, type OpenApiDocument } from './document.ts';
 export type { RequestLocation, RequestProblem } from './problems.ts';
 export {

@@ -9,6 +9,7 @@ import {
   findDrift,
   findUnexpected,
   formatFinding,
+  readmeIsStale,
   regenerate,
   watchContract,
   type Artifact,
@@ -52,6 +53,10 @@ async function check(): Promise<number> {
   const result = await buildArtifacts(locations);
   if (!result.ok) return reportFailure(result, 'nothing checked');
   const drift = await findDrift(result.artifacts, locations.outDir);
+  if (await readmeIsStale(locations, result.document)) {
+    console.error(`${displayPath(locations, locations.readme)}'s rate-limit table does not match the contract: run \`npm run generate\` and commit the result.`);
+    return 1;
+  }
   if (drift.length === 0) {
     console.log(`${outDir}/ is up to date with openapi/ (${result.artifacts.length} files).`);
     return 0;

@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import {
   loadContract,
+  rateLimitRules,
   requestValidator,
   type Contract,
   type ContractOperation,
@@ -68,7 +69,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', docsRoutes());
   app.route('/', indexRoute(contract));
   app.use(identifyCaller(deps.keys));
-  app.use(rateLimit(deps));
+  app.use(rateLimit({ ...deps, rules: rateLimitRules(contract.document) }));
   app.use(requireApiKey());
   app.use(answerMethodNotAllowed(app));
 
@@ -86,7 +87,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 function operationMiddleware(operation: ContractOperation, clock: Clock): MiddlewareHandler<AppEnv>[] {
   const middleware: MiddlewareHandler<AppEnv>[] = [];
   if (operation.deprecation) middleware.push(goneAfterSunset(operation, clock));
-  if (operation.bodySchema) middleware.push(requireJsonContentType(), limitBodySize());
+  if (operation.bodySchema) middleware.push(requireJsonContentType(), limitBodySize(operation.maxBodyBytes!));
   return middleware;
 }
 

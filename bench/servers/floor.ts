@@ -3,7 +3,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
-import { loadContract, requestValidator } from '../../contract/index.ts';
+import { loadContract, rateLimitRules, requestValidator } from '../../contract/index.ts';
 import { validationFailed } from '../../server/errors.ts';
 import { createHandlers } from '../../server/handlers/index.ts';
 import type { AppEnv, HandlerInput } from '../../server/http-types.ts';
@@ -32,7 +32,8 @@ if (step < FLOOR_STEPS.length - 1) {
   }
   if (step >= 2) app.use(accessLog(logger));
   if (step >= 3) {
-    app.use(identifyCaller(service.keys), rateLimit({ limiters: service.limiters, clientAddress }));
+    const rules = rateLimitRules(loadContract().document);
+    app.use(identifyCaller(service.keys), rateLimit({ limiters: service.limiters, clientAddress, rules }));
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) delete answerHeaders[name];
   }
   if (step >= 4) {

@@ -8,6 +8,8 @@ export interface ContractLocations {
   lintConfig: string;
   sourceDir: string;
   outDir: string;
+  /** Holds a section written from the contract (the rate-limit table). */
+  readme: string;
 }
 
 /** The project's layout under `root`; tests pass a temporary copy of the repository. */
@@ -19,6 +21,7 @@ export function contractLocations(root: string = process.cwd()): ContractLocatio
     lintConfig: path.join(absoluteRoot, 'redocly.yaml'),
     sourceDir: path.join(absoluteRoot, 'openapi'),
     outDir: path.join(absoluteRoot, 'generated'),
+    readme: path.join(absoluteRoot, 'README.md'),
   };
 }
 

@@ -2,6 +2,7 @@ import { buildArtifacts, type BuildResult } from './build.ts';
 import { writeArtifacts } from './files.ts';
 import { failureFinding } from './lint.ts';
 import type { ContractLocations } from './locations.ts';
+import { writeReadme } from './readme-rules.ts';
 
 export type Regeneration =
   | Extract<BuildResult, { ok: false }>
@@ -14,6 +15,7 @@ export async function regenerate(locations: ContractLocations): Promise<Regenera
   const started = performance.now();
   try {
     const written = await writeArtifacts(result.artifacts, locations.outDir);
+    if (await writeReadme(locations, result.document)) written.push('../README.md');
     return { ...result, written, writeMs: performance.now() - started };
   } catch (error) {
     return { ok: false, failedStep: 'write', findings: [failureFinding('write', error)], timings: result.timings };

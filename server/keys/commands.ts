@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
 import { InvalidApiKeyError, PLANS, assertValidNewApiKey, isPlan, limitsFor } from './plans.ts';
 import { SqliteKeyStore } from './sqlite-key-store.ts';
+import { loadContract, rateLimitRules } from '../../contract/index.ts';
 
 export const USAGE = `Usage: npm run keys -- <command>
 
@@ -173,7 +174,7 @@ function parseLabel(text: string): string {
 }
 
 function describeLimits(record: ApiKeyRecord): string {
-  const { perMinute, perDay } = limitsFor(record);
+  const { perMinute, perDay } = limitsFor(record, rateLimitRules(loadContract().document));
   return `${perMinute}/min, ${perDay}/day`;
 }
 

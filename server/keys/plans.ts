@@ -1,26 +1,20 @@
 import type { ApiKeyRecord, NewApiKey } from './key-store.ts';
+import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
 import type { WindowLimits } from '../limiter/rate-limiter.ts';
 import { API_KEY_PREFIX, isWellFormedApiKey } from './api-key.ts';
 
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** The requests a key of each plan may send per minute and per day; enterprise keys carry their own limits. */
-export const PLAN_LIMITS: Readonly<Record<Exclude<Plan, 'enterprise'>, WindowLimits>> = {
-  free: { perMinute: 60, perDay: 1000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1000, perDay: 100_000 },
-};
-
 export function isPlan(value: string): value is Plan {
   return (PLANS as readonly string[]).includes(value);
 }
 
-/** The limits that apply to a key. */
-export function limitsFor(key: Pick<ApiKeyRecord, 'plan' | 'perMinute' | 'perDay'>): WindowLimits {
-  if (key.plan !== 'enterprise') return PLAN_LIMITS[key.plan];
+/** The limits that apply to a key: its plan's, from the contract's rules, or its own. */
+export function limitsFor(key: Pick<ApiKeyRecord, 'plan' | 'perMinute' | 'perDay'>, rules: RateLimitRules): WindowLimits {
+  if (rules.plans[key.plan] !== 'per-key') return fixedLimits(rules, key.plan);
   if (key.perMinute === null || key.perDay === null) {
-    throw new Error('An enterprise key has no limits of its own.');
+    throw new Error(`A key of the ${key.plan} plan has no limits of its own.`);
   }
   return { perMinute: key.perMinute, perDay: key.perDay };
 }

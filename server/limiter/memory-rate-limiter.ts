@@ -20,6 +20,7 @@ import {
   MINUTE_MS,
   takeHit,
   type Ban,
+  type BanPolicy,
   type BucketCounters,
 } from './rate-policy.ts';
 
@@ -29,6 +30,8 @@ export const SWEEP_INTERVAL_MS = MINUTE_MS;
 
 export interface MemoryRateLimiterOptions {
   clock: Clock;
+  /** The contract's ban rules (`banPolicy(rateLimitRules(document).ban)`). */
+  ban: BanPolicy;
   /**
    * Most buckets whose windows are tracked, and separately most buckets whose latest ban is
    * remembered; beyond it the least recently used bucket is forgotten.
@@ -49,6 +52,7 @@ export interface MemoryRateLimiter extends RateLimiter {
 
 export function createMemoryRateLimiter({
   clock,
+  ban: policy,
   maxBuckets = DEFAULT_MAX_BUCKETS,
 }: MemoryRateLimiterOptions): MemoryRateLimiter {
   if (!Number.isSafeInteger(maxBuckets) || maxBuckets < 1) {
@@ -67,7 +71,7 @@ export function createMemoryRateLimiter({
       if (countersExpired(state, now)) counters.delete(bucket);
     }
     for (const [bucket, ban] of bans) {
-      if (!banForgotten(ban, now)) break;
+      if (!banForgotten(ban, now, policy)) break;
       bans.delete(bucket);
     }
   }
@@ -100,7 +104,7 @@ export function createMemoryRateLimiter({
         sweep(now);
         nextSweepAt = now + SWEEP_INTERVAL_MS;
       }
-      const { decision, startedBan } = takeHit(touchCounters(bucket), bans.get(bucket), limits, now);
+      const { decision, startedBan } = takeHit(touchCounters(bucket), bans.get(bucket), limits, now, policy);
       if (startedBan !== undefined) rememberBan(bucket, startedBan);
       return decision;
     },

@@ -1,3 +1,4 @@
+import type { BanRules } from '../../contract/rate-limit-rules.ts';
 import type { RateDecision, WindowLimits } from './rate-limiter.ts';
 
 /**
@@ -9,12 +10,25 @@ import type { RateDecision, WindowLimits } from './rate-limiter.ts';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
-export const FIRST_BAN_MS = 15 * MINUTE_MS;
-export const LONGEST_BAN_MS = DAY_MS;
-/** A ban follows only if the earlier ban started less than this long ago. */
-export const BAN_MEMORY_MS = DAY_MS;
-/** Refused requests answered `rate_limited` before the next one starts a ban. */
-export const REFUSALS_BEFORE_BAN = 10;
+
+/** The contract's ban rules in the limiter's unit, milliseconds. */
+export interface BanPolicy {
+  /** Refused requests answered `rate_limited` before the next one starts a ban. */
+  refusalsBeforeBan: number;
+  firstBanMs: number;
+  /** A ban that starts less than this long after the previous one's start lasts twice as long. */
+  doublesWithinMs: number;
+  longestBanMs: number;
+}
+
+export function banPolicy(rules: BanRules): BanPolicy {
+  return {
+    refusalsBeforeBan: rules.afterRefusals,
+    firstBanMs: rules.firstBanSeconds * 1000,
+    doublesWithinMs: rules.doublesWithinSeconds * 1000,
+    longestBanMs: rules.longestBanSeconds * 1000,
+  };
+}
 
 /** A fixed window: it starts with the first request counted in it. */
 export interface CountedWindow {
@@ -51,8 +65,8 @@ export function countersExpired(counters: BucketCounters, now: number): boolean 
 }
 
 /** True once a ban can neither be in force nor lengthen a later ban. */
-export function banForgotten(ban: Ban, now: number): boolean {
-  return now >= ban.startedAt + BAN_MEMORY_MS;
+export function banForgotten(ban: Ban, now: number, policy: BanPolicy): boolean {
+  return now >= ban.startedAt + policy.doublesWithinMs && now >= ban.endsAt;
 }
 
 export interface HitOutcome {
@@ -70,6 +84,7 @@ export function takeHit(
   latestBan: Ban | undefined,
   limits: WindowLimits,
   now: number,
+  policy: BanPolicy,
 ): HitOutcome {
   if (latestBan !== undefined && now < latestBan.endsAt) {
     return { decision: bannedDecision(latestBan, now) };
@@ -105,8 +120,8 @@ export function takeHit(
   counters.refused += 1;
   counters.refusedUntil = canPassAt;
 
-  if (counters.refused > REFUSALS_BEFORE_BAN) {
-    const ban = startBan(latestBan, shown.limit, now);
+  if (counters.refused > policy.refusalsBeforeBan) {
+    const ban = startBan(latestBan, shown.limit, now, policy);
     // Each ban answers its own run of refusals: after it, the caller gets the same ten warnings.
     counters.refused = 0;
     counters.refusedUntil = 0;
@@ -146,11 +161,11 @@ function shownWindow(
     : { limit: limits.perMinute, remaining: minuteLeft, reset: unixSecondsRoundedUp(minuteEnd) };
 }
 
-function startBan(latestBan: Ban | undefined, limit: number, now: number): Ban {
+function startBan(latestBan: Ban | undefined, limit: number, now: number, policy: BanPolicy): Ban {
   const lengthMs =
-    latestBan !== undefined && !banForgotten(latestBan, now)
-      ? Math.min(2 * (latestBan.endsAt - latestBan.startedAt), LONGEST_BAN_MS)
-      : FIRST_BAN_MS;
+    latestBan !== undefined && now < latestBan.startedAt + policy.doublesWithinMs
+      ? Math.min(2 * (latestBan.endsAt - latestBan.startedAt), policy.longestBanMs)
+      : policy.firstBanMs;
   return { startedAt: now, endsAt: now + lengthMs, limit };
 }
 

@@ -1,26 +1,30 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
-import { PLAN_LIMITS, limitsFor } from '../keys/plans.ts';
+import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
+import { limitsFor } from '../keys/plans.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
 
 export interface RateLimitDeps {
   limiters: { keys: RateLimiter; addresses: RateLimiter };
   clientAddress: (c: AppContext) => string;
+  /** The contract's plans and the plan of requests without a valid key. */
+  rules: RateLimitRules;
 }
 
 /**
  * Counts the request against the caller's windows before any validation or storage work, so a
  * flood costs as little as possible, and tells the caller where it stands on every answer. A
- * caller without a valid key is counted by its address on the free plan's limits, so keys cannot
- * be guessed at full speed.
+ * caller without a valid key is counted by its address on the limits of the contract's key-less
+ * plan, so keys cannot be guessed at full speed.
  */
-export function rateLimit({ limiters, clientAddress }: RateLimitDeps): MiddlewareHandler<AppEnv> {
+export function rateLimit({ limiters, clientAddress, rules }: RateLimitDeps): MiddlewareHandler<AppEnv> {
+  const withoutKey = fixedLimits(rules, rules.withoutKey);
   return async (c, next) => {
     const { apiKey, lookupFailure } = c.get('caller');
     const decision = apiKey
-      ? await limiters.keys.hit(String(apiKey.id), limitsFor(apiKey))
-      : await limiters.addresses.hit(clientAddress(c), PLAN_LIMITS.free);
+      ? await limiters.keys.hit(String(apiKey.id), limitsFor(apiKey, rules))
+      : await limiters.addresses.hit(clientAddress(c), withoutKey);
 
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));

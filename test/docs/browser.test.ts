@@ -125,7 +125,7 @@ describe.skipIf(!chromiumInstalled)(
 
     it('shows the rate-limit table of the plans', async () => {
       await expect.poll(() => visible(page.getByRole('row', { name: 'Plan Requests per minute Requests per day' }))).toBe(true);
-      for (const row of ['Free 60 1,000', 'Pro 300 10,000', 'Business 1,000 100,000', 'Enterprise custom custom']) {
+      for (const row of ['free 60 1,000', 'pro 300 10,000', 'business 1,000 100,000', 'enterprise set per key set per key']) {
         await expect.poll(() => visible(page.getByRole('row', { name: row, exact: true })), { message: row }).toBe(true);
       }
     });

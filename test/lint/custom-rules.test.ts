@@ -17,6 +17,8 @@ const fixturePath = repository('test/lint/fixtures/conforming.yaml');
 const fixtureSource = readFileSync(fixturePath, 'utf8');
 
 const listPets = '/paths/~1pets/get';
+const createPet = '/paths/~1pets/post';
+const rateLimits = '/components/securitySchemes/bearerAuth/x-rate-limits';
 const getPet = '/paths/~1pets~1{petId}/get';
 
 function at(document: Node, pointer: string): Node {
@@ -170,6 +172,54 @@ const violations: Array<{ ruleId: string; violation: string; mutate: Mutation; p
     alsoFires: [{ ruleId: 'operation-operationId', severity: 'error', pointer: `#${listPets}/operationId` }],
   },
   {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'a plan allowed 0 requests a minute',
+    mutate: set(`${rateLimits}/plans/free`, 'perMinute', 0),
+    pointer: `#${rateLimits}`,
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'a plan limit written as text',
+    mutate: set(`${rateLimits}/plans`, 'pro', { perMinute: '300', perDay: 10_000 }),
+    pointer: `#${rateLimits}`,
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'rules without the ban',
+    mutate: remove(rateLimits, 'ban'),
+    pointer: `#${rateLimits}`,
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'requests without a key limited by a per-key plan',
+    mutate: set(rateLimits, 'withoutKey', 'enterprise'),
+    pointer: `#${rateLimits}/withoutKey`,
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'a plan allowing fewer requests a day than a minute',
+    mutate: set(`${rateLimits}/plans`, 'free', { perMinute: 60, perDay: 59 }),
+    pointer: `#${rateLimits}/plans/free`,
+  },
+  {
+    ruleId: 'animal-store/max-body-bytes',
+    violation: 'an operation taking a body without x-max-body-bytes',
+    mutate: remove(createPet, 'x-max-body-bytes'),
+    pointer: `#${createPet}`,
+  },
+  {
+    ruleId: 'animal-store/max-body-bytes',
+    violation: 'x-max-body-bytes: 0',
+    mutate: set(createPet, 'x-max-body-bytes', 0),
+    pointer: `#${createPet}/x-max-body-bytes`,
+  },
+  {
+    ruleId: 'animal-store/max-body-bytes',
+    violation: 'x-max-body-bytes on an operation that takes no body',
+    mutate: set(listPets, 'x-max-body-bytes', 1024),
+    pointer: `#${listPets}/x-max-body-bytes`,
+  },
+  {
     ruleId: 'no-unused-components',
     violation: 'a schema nothing references',
     mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
@@ -211,18 +261,26 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
     mutations: [remove(listPets, 'x-stability')],
   },
   {
+    ruleId: 'animal-store/rate-limits-shape',
+    variant: 'a security scheme without x-rate-limits',
+    mutations: [remove('/components/securitySchemes/bearerAuth', 'x-rate-limits')],
+  },
+  {
     ruleId: 'rule/operation-id-camel-case',
     variant: 'a camelCase operationId with a digit',
     mutations: [set(listPets, 'operationId', 'listPetsV2')],
   },
 ];
 
+/** The rules this project adds: configurable ones and its plugin's. */
+const isProjectRule = (ruleId: string) => ruleId.startsWith('rule/') || ruleId.startsWith('animal-store/');
+
 describe('redocly.yaml custom rules', () => {
   it('has a violating fixture for every custom rule it configures', () => {
     const configured = Object.keys((parseYaml(readFileSync(repository('redocly.yaml'), 'utf8')) as { rules: Node }).rules)
-      .filter((ruleId) => ruleId.startsWith('rule/'))
+      .filter(isProjectRule)
       .sort();
-    const covered = [...new Set(violations.map(({ ruleId }) => ruleId).filter((ruleId) => ruleId.startsWith('rule/')))].sort();
+    const covered = [...new Set(violations.map(({ ruleId }) => ruleId).filter(isProjectRule))].sort();
     expect(covered).toEqual(configured);
   });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseYaml } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildArtifacts, type Artifact } from '../../scripts/pipeline.ts';
+import { RULES_PROSE_MARKER, withRulesProse } from '../../scripts/pipeline/rules-prose.ts';
 import { createWorkspace, repoRoot, run, type Workspace } from './workspace.ts';
 
 const redoclyCli = path.join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
@@ -44,14 +45,27 @@ describe('buildArtifacts', { timeout: 60_000 }, () => {
     expect(parseYaml(artifacts.get('openapi.yaml') ?? '')).toEqual(JSON.parse(artifacts.get('openapi.json') ?? ''));
   });
 
-  it.each(['yaml', 'json'])('bundles exactly as `redocly bundle -o openapi.%s` of the pinned CLI', async (format) => {
+  const cliBundle = async (format: 'yaml' | 'json') => {
     const output = path.join(first.root, `cli-bundle.${format}`);
     const cli = await run(process.execPath, [redoclyCli, 'bundle', 'openapi/openapi.yaml', '-o', output], first.root);
     expect(cli.code, cli.stderr).toBe(0);
+    return readFile(output, 'utf8');
+  };
 
-    const ours = artifacts.get(`openapi.${format}`) ?? '';
-    const withoutHeader = format === 'yaml' ? ours.slice(ours.indexOf('\n') + 1) : ours;
-    expect(withoutHeader.trimEnd()).toBe((await readFile(output, 'utf8')).trimEnd());
+  it('bundles exactly as `redocly bundle -o openapi.json` of the pinned CLI, with the rules prose in place of its marker', async () => {
+    const theirs = withRulesProse(JSON.parse(await cliBundle('json')) as { info: { description?: string } });
+    expect((artifacts.get('openapi.json') ?? '').trimEnd()).toBe(JSON.stringify(theirs, null, 2));
+  });
+
+  it('bundles the document `redocly bundle -o openapi.yaml` of the pinned CLI does, with the rules prose in place of its marker', async () => {
+    const theirs = withRulesProse(parseYaml(await cliBundle('yaml')) as { info: { description?: string } });
+    expect(parseYaml(artifacts.get('openapi.yaml') ?? '')).toEqual(theirs);
+  });
+
+  it('writes the rate-limit rules into the description where the marker stands', () => {
+    const description = (JSON.parse(artifacts.get('openapi.json') ?? '') as { info: { description: string } }).info.description;
+    expect(description).not.toContain(RULES_PROSE_MARKER);
+    expect(description).toContain('| Plan | Requests per minute | Requests per day |');
   });
 });
 

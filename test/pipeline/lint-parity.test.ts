@@ -1,6 +1,6 @@
 // generate.ts lints through @redocly/openapi-core 2.64.0; `npm run lint:spec` runs the pinned
 // Redocly CLI. Both must judge the contract alike, or the drift check and the lint step disagree.
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,9 @@ describe('lintContract (openapi-core 2.64.0) against the pinned Redocly CLI', { 
         await writeFile(path.join(root, 'openapi', file), content, 'utf8');
       }
       await copyFile(path.join(repoRoot, 'redocly.yaml'), path.join(root, 'redocly.yaml'));
+      // The configuration's plugin, and the libraries it imports.
+      await cp(path.join(repoRoot, 'scripts', 'lint'), path.join(root, 'scripts', 'lint'), { recursive: true });
+      await symlink(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
       projects.set(name, contractLocations(root));
     }
   });

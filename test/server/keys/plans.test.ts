@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadContract, rateLimitRules, type RateLimitRules } from '../../../contract/index.ts';
 import type { NewApiKey } from '../../../server/keys/key-store.ts';
 import { InvalidApiKeyError, assertValidNewApiKey, limitsFor } from '../../../server/keys/plans.ts';
 import { contract } from '../../spec/contract.ts';
@@ -10,12 +11,14 @@ const count = (cell: string) => Number(cell.replaceAll(',', ''));
 
 /** The plans with fixed limits, as the contract's rate-limit table documents them to clients. */
 const documentedPlans = markdownTable(contract.info.description ?? '', 'Plan')
-  .filter((row) => row.Plan !== 'Enterprise')
+  .filter((row) => row.Plan !== 'enterprise')
   .map((row) => ({
-    plan: row.Plan!.toLowerCase() as 'free' | 'pro' | 'business',
+    plan: row.Plan as 'free' | 'pro' | 'business',
     perMinute: count(row['Requests per minute']!),
     perDay: count(row['Requests per day']!),
   }));
+
+const contractRules = rateLimitRules(loadContract().document);
 
 let app: TestApp | undefined;
 afterEach(() => {
@@ -29,7 +32,7 @@ describe('plan limits', () => {
   });
 
   it.each(documentedPlans)('give a $plan key $perMinute requests a minute and $perDay a day, as documented', ({ plan, perMinute, perDay }) => {
-    expect(limitsFor({ plan, perMinute: null, perDay: null })).toEqual({ perMinute, perDay });
+    expect(limitsFor({ plan, perMinute: null, perDay: null }, contractRules)).toEqual({ perMinute, perDay });
   });
 
   it.each(documentedPlans)('show a $plan key its documented $perMinute a minute in X-RateLimit-Limit', async ({ plan, perMinute }) => {
@@ -40,10 +43,27 @@ describe('plan limits', () => {
   });
 
   it('give an enterprise key its own limits', () => {
-    expect(limitsFor({ plan: 'enterprise', perMinute: 5000, perDay: 2_000_000 })).toEqual({
+    expect(limitsFor({ plan: 'enterprise', perMinute: 5000, perDay: 2_000_000 }, contractRules)).toEqual({
       perMinute: 5000,
       perDay: 2_000_000,
     });
+  });
+});
+
+describe('limitsFor', () => {
+  /** Rules unlike the contract's, so the limits can only come from the rules given. */
+  const rules: RateLimitRules = {
+    plans: { free: { perMinute: 7, perDay: 70 }, pro: { perMinute: 8, perDay: 80 }, enterprise: 'per-key' },
+    withoutKey: 'free',
+    ban: { afterRefusals: 1, firstBanSeconds: 1, doublesWithinSeconds: 1, longestBanSeconds: 1 },
+  };
+
+  it.each(['free', 'pro'] as const)('gives a %s key the limits its plan has in the rules it is given', (plan) => {
+    expect(limitsFor({ plan, perMinute: null, perDay: null }, rules)).toEqual(rules.plans[plan]);
+  });
+
+  it('refuses a key of a per-key plan that has no limits of its own', () => {
+    expect(() => limitsFor({ plan: 'enterprise', perMinute: null, perDay: null }, rules)).toThrow(/no limits of its own/);
   });
 });
 

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_LIMITS } from '../../../server/keys/plans.ts';
 import { createMemoryRateLimiter } from '../../../server/limiter/memory-rate-limiter.ts';
-import { DAY, fakeClock, hitTimes, MINUTE, provokeBan, SECOND, T0, unixSecondsUp } from './limiter-fixtures.ts';
+import { DAY, fakeClock, hitTimes, MINUTE, provokeBan, SECOND, T0, unixSecondsUp, CONTRACT_BAN, planLimits } from './limiter-fixtures.ts';
 
-const free = PLAN_LIMITS.free;
+const free = planLimits('free');
 
 function setUp() {
   const clock = fakeClock();
-  return { clock, limiter: createMemoryRateLimiter({ clock }) };
+  return { clock, limiter: createMemoryRateLimiter({ ban: CONTRACT_BAN, clock }) };
 }
 
 describe('rate limiter: temporary ban', () => {

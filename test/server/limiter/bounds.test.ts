@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_LIMITS } from '../../../server/keys/plans.ts';
 import { createMemoryRateLimiter, SWEEP_INTERVAL_MS } from '../../../server/limiter/memory-rate-limiter.ts';
-import { DAY, fakeClock, hitTimes, MINUTE, provokeBan, T0 } from './limiter-fixtures.ts';
+import { DAY, fakeClock, hitTimes, MINUTE, provokeBan, T0, CONTRACT_BAN, planLimits } from './limiter-fixtures.ts';
 
-const free = PLAN_LIMITS.free;
+const free = planLimits('free');
 
 describe('rate limiter: memory bound', () => {
   it('tracks at most maxBuckets buckets under a flood of distinct addresses', async () => {
-    const limiter = createMemoryRateLimiter({ clock: fakeClock(), maxBuckets: 1000 });
+    const limiter = createMemoryRateLimiter({ ban: CONTRACT_BAN, clock: fakeClock(), maxBuckets: 1000 });
     for (let i = 0; i < 50_000; i += 1) await limiter.hit(`addr:10.0.${i >> 8}.${i & 255}`, free);
 
     expect(limiter.stats().buckets).toBeLessThanOrEqual(1000);
   });
 
   it('keeps the window of a caller that stays active during the flood', async () => {
-    const limiter = createMemoryRateLimiter({ clock: fakeClock(), maxBuckets: 100 });
+    const limiter = createMemoryRateLimiter({ ban: CONTRACT_BAN, clock: fakeClock(), maxBuckets: 100 });
     await hitTimes(limiter, 'key:1', free, 30);
     for (let i = 0; i < 1000; i += 1) {
       await limiter.hit(`addr:${i}`, free);
@@ -26,7 +25,7 @@ describe('rate limiter: memory bound', () => {
 
   it('drops a bucket within a sweep interval after its day window has ended, not before', async () => {
     const clock = fakeClock();
-    const limiter = createMemoryRateLimiter({ clock });
+    const limiter = createMemoryRateLimiter({ ban: CONTRACT_BAN, clock });
     for (let i = 0; i < 500; i += 1) await limiter.hit(`addr:${i}`, free);
 
     clock.set(T0 + DAY - 1);
@@ -40,7 +39,7 @@ describe('rate limiter: memory bound', () => {
 
   it('remembers a ban after its bucket was evicted, so the next ban still doubles', async () => {
     const clock = fakeClock();
-    const limiter = createMemoryRateLimiter({ clock, maxBuckets: 10 });
+    const limiter = createMemoryRateLimiter({ ban: CONTRACT_BAN, clock, maxBuckets: 10 });
     await provokeBan(limiter, 'key:1', free);
     clock.advance(15 * MINUTE);
     for (let i = 0; i < 100; i += 1) await limiter.hit(`addr:${i}`, free);
@@ -50,7 +49,7 @@ describe('rate limiter: memory bound', () => {
 
   it('forgets a ban within a sweep interval after the 24 hours from its start', async () => {
     const clock = fakeClock();
-    const limiter = createMemoryRateLimiter({ clock });
+    const limiter = createMemoryRateLimiter({ ban: CONTRACT_BAN, clock });
     await provokeBan(limiter, 'key:1', free);
 
     clock.set(T0 + DAY - 1);
@@ -63,7 +62,7 @@ describe('rate limiter: memory bound', () => {
   });
 
   it('remembers at most maxBuckets bans, keeping the newest in force', async () => {
-    const limiter = createMemoryRateLimiter({ clock: fakeClock(), maxBuckets: 5 });
+    const limiter = createMemoryRateLimiter({ ban: CONTRACT_BAN, clock: fakeClock(), maxBuckets: 5 });
     const limits = { perMinute: 1, perDay: 1 };
     for (let i = 0; i < 20; i += 1) await provokeBan(limiter, `addr:${i}`, limits);
 
@@ -72,6 +71,6 @@ describe('rate limiter: memory bound', () => {
   });
 
   it.each([0, -1, 2.5, Number.NaN])('refuses maxBuckets %s', (maxBuckets) => {
-    expect(() => createMemoryRateLimiter({ clock: fakeClock(), maxBuckets })).toThrow(RangeError);
+    expect(() => createMemoryRateLimiter({ ban: CONTRACT_BAN, clock: fakeClock(), maxBuckets })).toThrow(RangeError);
   });
 });

@@ -1,5 +1,17 @@
+import { fixedLimits, loadContract, rateLimitRules } from '../../../contract/index.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from '../../../server/limiter/rate-limiter.ts';
+import { banPolicy } from '../../../server/limiter/rate-policy.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
+
+const contractRules = rateLimitRules(loadContract().document);
+
+/** The ban rules the contract states, which the service enforces. */
+export const CONTRACT_BAN = banPolicy(contractRules.ban);
+
+/** A plan's limits as the contract states them. */
+export function planLimits(plan: string): WindowLimits {
+  return fixedLimits(contractRules, plan);
+}
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;

@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_LIMITS } from '../../../server/keys/plans.ts';
 import { createMemoryRateLimiter } from '../../../server/limiter/memory-rate-limiter.ts';
 import type { WindowLimits } from '../../../server/limiter/rate-limiter.ts';
-import { countOutcomes, DAY, fakeClock, hitTimes, MINUTE, SECOND, T0, unixSecondsUp } from './limiter-fixtures.ts';
+import { countOutcomes, DAY, fakeClock, hitTimes, MINUTE, SECOND, T0, unixSecondsUp, CONTRACT_BAN, planLimits } from './limiter-fixtures.ts';
 
 const PLANS: Array<[string, WindowLimits]> = [
-  ['free', PLAN_LIMITS.free],
-  ['pro', PLAN_LIMITS.pro],
-  ['business', PLAN_LIMITS.business],
+  ['free', planLimits('free')],
+  ['pro', planLimits('pro')],
+  ['business', planLimits('business')],
   ['enterprise (custom 5/8)', { perMinute: 5, perDay: 8 }],
 ];
 
 function setUp() {
   const clock = fakeClock();
-  return { clock, limiter: createMemoryRateLimiter({ clock }) };
+  return { clock, limiter: createMemoryRateLimiter({ ban: CONTRACT_BAN, clock }) };
 }
 
 describe('rate limiter: per-minute window', () => {
@@ -67,10 +66,10 @@ describe('rate limiter: per-minute window', () => {
     [59_999, 1],
   ])('Retry-After %i ms into an exhausted minute window is %i s (rounded up, at least 1)', async (elapsed, retryAfter) => {
     const { clock, limiter } = setUp();
-    await hitTimes(limiter, 'key:1', PLAN_LIMITS.free, 60);
+    await hitTimes(limiter, 'key:1', planLimits('free'), 60);
     clock.advance(elapsed);
 
-    expect(await limiter.hit('key:1', PLAN_LIMITS.free)).toEqual({
+    expect(await limiter.hit('key:1', planLimits('free'))).toEqual({
       outcome: 'rate_limited',
       limit: 60,
       remaining: 0,
@@ -110,12 +109,12 @@ describe('rate limiter: per-day window', () => {
   it('is the window the headers describe once it has fewer requests left than the minute window', async () => {
     const { clock, limiter } = setUp();
     for (let minute = 0; minute < 16; minute += 1) {
-      await hitTimes(limiter, 'key:1', PLAN_LIMITS.free, 60);
+      await hitTimes(limiter, 'key:1', planLimits('free'), 60);
       clock.advance(MINUTE);
     }
 
     // 960 used: the minute window has 59 left after this request, the day window 39.
-    expect(await limiter.hit('key:1', PLAN_LIMITS.free)).toEqual({
+    expect(await limiter.hit('key:1', planLimits('free'))).toEqual({
       outcome: 'allowed',
       limit: 1000,
       remaining: 39,
@@ -205,11 +204,11 @@ describe('rate limiter: counting', () => {
 
   it('keeps every bucket apart', async () => {
     const { limiter } = setUp();
-    await hitTimes(limiter, 'key:1', PLAN_LIMITS.free, 71);
-    expect(await limiter.hit('key:1', PLAN_LIMITS.free)).toMatchObject({ outcome: 'key_banned' });
+    await hitTimes(limiter, 'key:1', planLimits('free'), 71);
+    expect(await limiter.hit('key:1', planLimits('free'))).toMatchObject({ outcome: 'key_banned' });
 
     for (const bucket of ['key:2', 'addr:1.2.3.4']) {
-      expect(await limiter.hit(bucket, PLAN_LIMITS.free)).toEqual({
+      expect(await limiter.hit(bucket, planLimits('free'))).toEqual({
         outcome: 'allowed',
         limit: 60,
         remaining: 59,
@@ -219,8 +218,8 @@ describe('rate limiter: counting', () => {
   });
 
   it.each([
-    { plan: 'free', limits: PLAN_LIMITS.free, sent: 200 },
-    { plan: 'pro', limits: PLAN_LIMITS.pro, sent: 400 },
+    { plan: 'free', limits: planLimits('free'), sent: 200 },
+    { plan: 'pro', limits: planLimits('pro'), sent: 400 },
   ])('$plan: of $sent hits sent at once on a fresh bucket, exactly the per-minute limit pass', async ({ limits, sent }) => {
     const { limiter } = setUp();
     const decisions = await Promise.all(Array.from({ length: sent }, () => limiter.hit('key:1', limits)));

@@ -14,6 +14,7 @@ import { openService, type Service } from '../../../server/service.ts';
 import { SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
 import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
+import { CONTRACT_BAN } from '../limiter/limiter-fixtures.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -220,7 +221,7 @@ describe('storage failures injected into a database', () => {
     const app = createApp({
       pets: new SqlitePetStore(db),
       keys,
-      limiters: { keys: createMemoryRateLimiter({ clock }), addresses: createMemoryRateLimiter({ clock }) },
+      limiters: { keys: createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }), addresses: createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }) },
       clock,
       logger: createLogger('silent'),
       cursorSecret: getOrCreateSecret(db, 'cursor-secret'),

@@ -1,0 +1,99 @@
+// Redocly plugin: the rules a program reads from the contract (`x-rate-limits` on a security
+// scheme, `x-max-body-bytes` on an operation that takes a body) must have the shape the server,
+// the docs and the README generator read. Plain JavaScript, so `redocly lint` loads it as is.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+const positiveInteger = { type: 'integer', minimum: 1 };
+
+const RATE_LIMITS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plans', 'withoutKey', 'ban'],
+  properties: {
+    plans: {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { pattern: '^[a-z][a-z0-9-]*$' },
+      additionalProperties: {
+        oneOf: [
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['perMinute', 'perDay'],
+            properties: { perMinute: positiveInteger, perDay: positiveInteger },
+          },
+          { const: 'per-key' },
+        ],
+      },
+    },
+    withoutKey: { type: 'string' },
+    ban: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['afterRefusals', 'firstBanSeconds', 'doublesWithinSeconds', 'longestBanSeconds'],
+      properties: {
+        afterRefusals: positiveInteger,
+        firstBanSeconds: positiveInteger,
+        doublesWithinSeconds: positiveInteger,
+        longestBanSeconds: positiveInteger,
+      },
+    },
+  },
+};
+
+const validateRateLimits = new Ajv2020({ allErrors: true }).compile(RATE_LIMITS_SCHEMA);
+
+function RateLimitsShape() {
+  return {
+    SecurityScheme: {
+      enter(scheme, ctx) {
+        const rules = scheme['x-rate-limits'];
+        if (rules === undefined) return;
+        const location = ctx.location.child('x-rate-limits');
+        if (!validateRateLimits(rules)) {
+          for (const error of validateRateLimits.errors ?? []) {
+            ctx.report({ message: `x-rate-limits${error.instancePath.replaceAll('/', '.')} ${error.message}.`, location });
+          }
+          return;
+        }
+        const withoutKey = rules.plans[rules.withoutKey];
+        if (withoutKey === undefined || withoutKey === 'per-key') {
+          ctx.report({ message: '`x-rate-limits.withoutKey` must name a plan with fixed limits.', location: location.child('withoutKey') });
+        }
+        for (const [plan, limits] of Object.entries(rules.plans)) {
+          if (limits !== 'per-key' && limits.perDay < limits.perMinute) {
+            ctx.report({ message: `Plan ${plan} allows fewer requests a day than a minute.`, location: location.child(['plans', plan]) });
+          }
+        }
+        if (rules.ban.longestBanSeconds < rules.ban.firstBanSeconds) {
+          ctx.report({ message: 'The longest ban is shorter than the first.', location: location.child(['ban', 'longestBanSeconds']) });
+        }
+      },
+    },
+  };
+}
+
+function MaxBodyBytes() {
+  return {
+    Operation: {
+      enter(operation, ctx) {
+        const limit = operation['x-max-body-bytes'];
+        if (operation.requestBody === undefined) {
+          if (limit !== undefined) ctx.report({ message: '`x-max-body-bytes` is set on an operation that takes no body.', location: ctx.location.child('x-max-body-bytes') });
+          return;
+        }
+        if (!Number.isSafeInteger(limit) || limit < 1) {
+          const location = limit === undefined ? ctx.location.key() : ctx.location.child('x-max-body-bytes');
+          ctx.report({ message: 'An operation that takes a body must set `x-max-body-bytes` to a positive integer.', location });
+        }
+      },
+    },
+  };
+}
+
+export default function rulesAsData() {
+  return {
+    id: 'animal-store',
+    rules: { oas3: { 'rate-limits-shape': RateLimitsShape, 'max-body-bytes': MaxBodyBytes } },
+  };
+}
