@@ -33,7 +33,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/contract/**'] },
+        test: {
+          name: 'default',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/contract/**'],
+        },
       },
       contractTarget('server', ['test/contract/properties/**/*.test.ts', 'test/contract/*.test.ts']),
       contractTarget('proxy'),

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FLOOR_STEPS, PATH, answerOf, load, seed, start } from './support.ts';
+import { answerOf, FLOOR_STEPS, load, PATH, seed, start } from './support.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const FLOOR = fileURLToPath(new URL('./servers/floor.ts', import.meta.url));
@@ -21,7 +21,12 @@ try {
   console.log(`GET ${PATH}, ${DURATION_S} s per step; share: req/s against the bare app`);
   let bareRps = 0;
   for (const [step, name] of FLOOR_STEPS.entries()) {
-    const server = await start(FLOOR, { DATABASE_PATH: databasePath, FLOOR_STEP: String(step), BENCH_BODY: answer.body, BENCH_HEADERS: JSON.stringify(answer.headers) });
+    const server = await start(FLOOR, {
+      DATABASE_PATH: databasePath,
+      FLOOR_STEP: String(step),
+      BENCH_BODY: answer.body,
+      BENCH_HEADERS: JSON.stringify(answer.headers),
+    });
     try {
       await load(server.url, headers, 2);
       const rps = await load(server.url, headers, DURATION_S);

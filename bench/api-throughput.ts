@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONNECTIONS, PATH, answerOf, load, seed, start } from './support.ts';
+import { answerOf, CONNECTIONS, load, PATH, seed, start } from './support.ts';
 
 const TARGET_RATIO = 0.8;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -41,7 +41,9 @@ try {
   const fullRps = await load(full.url, headers, DURATION_S);
   const bareRps = await load(bare.url, {}, DURATION_S);
   const ratio = fullRps / bareRps;
-  console.log(`GET ${PATH}, ${CONNECTIONS} connections, ${DURATION_S} s each, body ${body.length} bytes, ${Object.keys(answerHeaders).length} headers besides Node's own`);
+  console.log(
+    `GET ${PATH}, ${CONNECTIONS} connections, ${DURATION_S} s each, body ${body.length} bytes, ${Object.keys(answerHeaders).length} headers besides Node's own`,
+  );
   console.log(`full stack (enterprise key): ${fullRps.toFixed(0)} req/s`);
   console.log(`bare Hono, constant answer:  ${bareRps.toFixed(0)} req/s`);
   console.log(`ratio: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`);

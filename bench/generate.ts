@@ -6,7 +6,7 @@ import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contractLocations, watchContract, type WatchRegeneration } from '../scripts/pipeline.ts';
+import { contractLocations, type WatchRegeneration, watchContract } from '../scripts/pipeline.ts';
 
 const FULL_RUN_TARGET_MS = 2000;
 const WATCH_TARGET_MS = 1000;
@@ -22,10 +22,20 @@ try {
   }
   await symlink(path.join(repoRoot, 'node_modules'), path.join(workspace, 'node_modules'), 'dir');
 
-  console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+  console.log(
+    `machine: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
   const full = await benchFullRuns();
   const watch = await benchWatch();
-  console.log(`machine: load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')} at the end`);
+  console.log(
+    `machine: load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')} at the end`,
+  );
   const missed = [full, watch].filter((verdict) => !verdict);
   process.exitCode = missed.length === 0 ? 0 : 1;
 } finally {
@@ -62,7 +72,11 @@ async function benchWatch(): Promise<boolean> {
     for (let edit = 1; edit <= WATCH_EDITS; edit += 1) {
       const regenerated = new Promise<WatchRegeneration>((resolve) => waiting.push(resolve));
       const savedAt = performance.now();
-      await writeFile(schemaFile, original.replace(/^description: .*$/m, `description: Benchmark edit ${edit}.`), 'utf8');
+      await writeFile(
+        schemaFile,
+        original.replace(/^description: .*$/m, `description: Benchmark edit ${edit}.`),
+        'utf8',
+      );
       const result = await regenerated;
       if (!result.ok) throw new Error(`regeneration ${edit} failed: ${JSON.stringify(result.findings)}`);
       latencies.push(performance.now() - savedAt);
@@ -79,7 +93,9 @@ async function benchWatch(): Promise<boolean> {
 function verdict(what: string, medianMs: number, worstMs: number, targetMs: number): boolean {
   const met = medianMs < targetMs;
   const status = met ? 'target met' : 'TARGET MISSED';
-  console.log(`  ${what}: median ${formatMs(medianMs)}, worst ${formatMs(worstMs)}; target < ${formatMs(targetMs)}: ${status}`);
+  console.log(
+    `  ${what}: median ${formatMs(medianMs)}, worst ${formatMs(worstMs)}; target < ${formatMs(targetMs)}: ${status}`,
+  );
   return met;
 }
 

@@ -1,6 +1,7 @@
 // What the API benchmarks share: the database they serve, starting a server process, the load.
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { openDatabase } from '../server/database.ts';
 import { SqliteKeyStore } from '../server/keys/sqlite-key-store.ts';
 import { SqlitePetStore } from '../server/store/sqlite-pet-store.ts';
@@ -23,14 +24,27 @@ export async function seed(path: string): Promise<string> {
   const db = openDatabase(path);
   const pets = new SqlitePetStore(db);
   for (let index = 1; index <= 100; index += 1) {
-    await pets.create({ name: `Pet ${index}`, categoryId: (index % 7) + 1, status: index % 3 === 0 ? 'sold' : 'available' });
+    await pets.create({
+      name: `Pet ${index}`,
+      categoryId: (index % 7) + 1,
+      status: index % 3 === 0 ? 'sold' : 'available',
+    });
   }
-  const { secret } = await new SqliteKeyStore(db).create({ plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000, label: 'bench' });
+  const { secret } = await new SqliteKeyStore(db).create({
+    plan: 'enterprise',
+    perMinute: 100_000_000,
+    perDay: 1_000_000_000,
+    label: 'bench',
+  });
   db.close();
   return secret;
 }
 
-export async function start(entry: string, env: Record<string, string>, nodeOptions: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+export async function start(
+  entry: string,
+  env: Record<string, string>,
+  nodeOptions: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', entry], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -57,14 +71,21 @@ export async function start(entry: string, env: Record<string, string>, nodeOpti
 const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 /** The body and the headers (besides Node's own) of a 200 answer to PATH. */
-export async function answerOf(url: string, headers: Record<string, string> = {}): Promise<{ body: string; headers: Record<string, string> }> {
+export async function answerOf(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ body: string; headers: Record<string, string> }> {
   const answer = await fetch(`${url}${PATH}`, { headers });
   if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}: ${await answer.text()}`);
-  return { body: await answer.text(), headers: Object.fromEntries([...answer.headers].filter(([name]) => !NODE_HEADERS.has(name))) };
+  return {
+    body: await answer.text(),
+    headers: Object.fromEntries([...answer.headers].filter(([name]) => !NODE_HEADERS.has(name))),
+  };
 }
 
 export async function load(url: string, headers: Record<string, string>, duration: number): Promise<number> {
   const result = await autocannon({ url: `${url}${PATH}`, headers, connections: CONNECTIONS, duration });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }

@@ -1,16 +1,16 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.ts';
-import { deprecationNotices, warnOnConsole, type DeprecationHandler } from './deprecation.ts';
-import { listAllPets, type ListAllPetsQuery, type Pet } from './list-all-pets.ts';
-import { rateLimit, type RateLimit } from './rate-limit.ts';
-import { retryingFetch, type FetchLike, type RetryOptions } from './retrying-fetch.ts';
+import { type DeprecationHandler, deprecationNotices, warnOnConsole } from './deprecation.ts';
+import { type ListAllPetsQuery, listAllPets, type Pet } from './list-all-pets.ts';
+import { type RateLimit, rateLimit } from './rate-limit.ts';
+import { type FetchLike, type RetryOptions, retryingFetch } from './retrying-fetch.ts';
 
 export type { components, paths } from '../generated/openapi.ts';
 export type { DeprecationHandler, DeprecationNotice } from './deprecation.ts';
 export { AnimalStoreError, type ErrorBody } from './errors.ts';
-export { findLink, parseLinkHeader, type Link } from './link-header.ts';
+export { findLink, type Link, parseLinkHeader } from './link-header.ts';
 export type { ListAllPetsQuery, Pet } from './list-all-pets.ts';
-export { rateLimit, type RateLimit } from './rate-limit.ts';
+export { type RateLimit, rateLimit } from './rate-limit.ts';
 export type { FetchLike, RetryOptions } from './retrying-fetch.ts';
 
 export interface AnimalStoreClientOptions {

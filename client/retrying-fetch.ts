@@ -42,7 +42,8 @@ export function retryingFetch(send: FetchLike, options: RetryOptions = {}): Fetc
   const maxTotalWaitMs = options.maxTotalWaitMs ?? 60_000;
   const baseDelayMs = options.baseDelayMs ?? 1_000;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
-  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`retry.attempts must be a whole number of at least 1, not ${attempts}.`);
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new RangeError(`retry.attempts must be a whole number of at least 1, not ${attempts}.`);
   const sleep = options.sleep ?? timerSleep;
   const random = options.random ?? Math.random;
 
@@ -104,9 +105,13 @@ function sleepUnlessAborted(sleep: NonNullable<RetryOptions['sleep']>, ms: numbe
 function timerSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -1,9 +1,17 @@
 // What the contract says about each operation, read once from the bundle: where it is served,
 // its parameters, body and responses, the methods each path allows, and its deprecation.
 import type { operations } from '../generated/openapi.ts';
-import { readDeprecation, type Deprecation } from './deprecation.ts';
+import { type Deprecation, readDeprecation } from './deprecation.ts';
+import {
+  BUNDLE,
+  type JsonObject,
+  type JsonSchema,
+  type OpenApiDocument,
+  operationObjects,
+  readDocument,
+  resolveRef,
+} from './document.ts';
 import { maxBodyBytes } from './rate-limit-rules.ts';
-import { BUNDLE, operationObjects, readDocument, resolveRef, type JsonObject, type JsonSchema, type OpenApiDocument } from './document.ts';
 
 export type OperationId = keyof operations;
 
@@ -91,7 +99,10 @@ export class Contract {
       }
     }
     this.paths = [...new Set(this.operations.map((operation) => operation.servedPath))].map((servedPath) =>
-      contractPath(servedPath, this.operations.filter((operation) => operation.servedPath === servedPath)),
+      contractPath(
+        servedPath,
+        this.operations.filter((operation) => operation.servedPath === servedPath),
+      ),
     );
     // Literal segments win over templated ones, as OpenAPI asks: `/pets/mine` before `/pets/{petId}`.
     this.#patterns = this.paths
@@ -109,7 +120,11 @@ export class Contract {
   match(requestPath: string): PathMatch | undefined {
     for (const { pattern, names, path } of this.#patterns) {
       const found = pattern.exec(requestPath);
-      if (found) return { path, params: Object.fromEntries(names.map((name, index) => [name, decodeSegment(found[index + 1]!)])) };
+      if (found)
+        return {
+          path,
+          params: Object.fromEntries(names.map((name, index) => [name, decodeSegment(found[index + 1]!)])),
+        };
     }
     return undefined;
   }
@@ -133,7 +148,8 @@ function basePathOf(document: OpenApiDocument): string {
       return new URL(url, 'http://localhost').pathname.replace(/\/$/, '');
     }),
   );
-  if (basePaths.size > 1) throw new Error(`The contract's servers disagree on the base path: ${[...basePaths].join(', ')}`);
+  if (basePaths.size > 1)
+    throw new Error(`The contract's servers disagree on the base path: ${[...basePaths].join(', ')}`);
   return [...basePaths][0] ?? '';
 }
 
@@ -192,7 +208,11 @@ function readResponse(document: OpenApiDocument, node: unknown): ContractRespons
       schema.example,
       Array.isArray(schema.examples) ? schema.examples[0] : undefined,
     ];
-    headers[name] = { required: header.required === true, schema, example: candidates.find((candidate) => candidate !== undefined) };
+    headers[name] = {
+      required: header.required === true,
+      schema,
+      example: candidates.find((candidate) => candidate !== undefined),
+    };
   }
   return { definition, headers };
 }
@@ -204,7 +224,9 @@ function jsonBodySchema(document: OpenApiDocument, node: unknown): JsonSchema | 
 }
 
 function contractPath(servedPath: string, operations: ContractOperation[]): ContractPath {
-  const byMethod = new Map(operations.flatMap((operation) => operation.methods.map((method) => [method, operation] as const)));
+  const byMethod = new Map(
+    operations.flatMap((operation) => operation.methods.map((method) => [method, operation] as const)),
+  );
   return {
     servedPath,
     operations,

@@ -13,7 +13,10 @@ export interface Deprecation {
   successor?: string;
 }
 
-export function readDeprecation(operation: ContractOperation, servedPathOf: (operationId: string) => string): Deprecation {
+export function readDeprecation(
+  operation: ContractOperation,
+  servedPathOf: (operationId: string) => string,
+): Deprecation {
   const { definition } = operation;
   const sunsetDate = definition['x-sunset'];
   if (typeof sunsetDate !== 'string') throw new Error(`Deprecated operation ${operation.operationId} lacks x-sunset`);
@@ -35,7 +38,8 @@ function constantsOnEveryResponse(operation: ContractOperation): Record<string, 
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries(first?.headers ?? {})) {
     const value = header.schema.const;
-    if (typeof value === 'string' && rest.every((response) => response.headers[name]?.schema.const === value)) headers[name] = value;
+    if (typeof value === 'string' && rest.every((response) => response.headers[name]?.schema.const === value))
+      headers[name] = value;
   }
   return headers;
 }

@@ -66,7 +66,9 @@ export function operationObjects(document: object): OperationObject[] {
     return HTTP_METHODS.flatMap((method) => {
       const node = pathItem[method];
       if (node === undefined) return [];
-      return [{ path, method: method.toUpperCase(), pathParameters, definition: resolveRef<JsonObject>(document, node) }];
+      return [
+        { path, method: method.toUpperCase(), pathParameters, definition: resolveRef<JsonObject>(document, node) },
+      ];
     });
   });
 }

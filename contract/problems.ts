@@ -43,12 +43,20 @@ export function fromSchemaError(error: ErrorObject, location: RequestLocation): 
     case 'maximum':
       return problem(location, field, `must be at most ${String(params.limit)}`);
     case 'minLength':
-      return problem(location, field, `must be at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'} long`);
+      return problem(
+        location,
+        field,
+        `must be at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'} long`,
+      );
     case 'maxLength':
       return problem(location, field, `must be at most ${String(params.limit)} characters long`);
     case 'pattern': {
       const explanation = error.parentSchema?.['x-pattern-message'];
-      return problem(location, field, typeof explanation === 'string' ? explanation : 'does not have the expected format');
+      return problem(
+        location,
+        field,
+        typeof explanation === 'string' ? explanation : 'does not have the expected format',
+      );
     }
     default:
       return problem(location, field, error.message ?? 'is invalid');

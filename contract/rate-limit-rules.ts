@@ -33,9 +33,13 @@ interface DocumentWithSchemes {
 
 /** The one `x-rate-limits` of the contract's security schemes. */
 export function rateLimitRules(document: DocumentWithSchemes): RateLimitRules {
-  const declared = Object.entries(document.components?.securitySchemes ?? {}).filter(([, scheme]) => 'x-rate-limits' in scheme);
+  const declared = Object.entries(document.components?.securitySchemes ?? {}).filter(
+    ([, scheme]) => 'x-rate-limits' in scheme,
+  );
   if (declared.length !== 1) {
-    throw new Error(`The contract must declare x-rate-limits on exactly one security scheme; found ${declared.length}.`);
+    throw new Error(
+      `The contract must declare x-rate-limits on exactly one security scheme; found ${declared.length}.`,
+    );
   }
   return declared[0]![1]['x-rate-limits'] as RateLimitRules;
 }
@@ -43,7 +47,8 @@ export function rateLimitRules(document: DocumentWithSchemes): RateLimitRules {
 /** The fixed limits of `plan`; an error for a plan whose keys carry their own. */
 export function fixedLimits(rules: RateLimitRules, plan: string): WindowLimits {
   const limits = rules.plans[plan];
-  if (limits === undefined || limits === 'per-key') throw new Error(`The plan ${plan} has no fixed limits in the contract.`);
+  if (limits === undefined || limits === 'per-key')
+    throw new Error(`The plan ${plan} has no fixed limits in the contract.`);
   return limits;
 }
 

@@ -4,7 +4,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Contract, ContractOperation, ContractParameter } from './contract.ts';
 import { resolveRef } from './document.ts';
 import { fromSchemaError, joinField, problem, type RequestLocation, type RequestProblem } from './problems.ts';
-import { schemaCompiler, type SchemaCompiler } from './schemas.ts';
+import { type SchemaCompiler, schemaCompiler } from './schemas.ts';
 
 /** A request as it arrives: query values can repeat, path values cannot; the body already parsed as JSON. */
 export interface RawRequest {
@@ -75,17 +75,25 @@ function compile(contract: Contract): RequestValidator {
   };
 }
 
-function compileOperation(schemas: SchemaCompiler, contract: Contract, operation: ContractOperation): CompiledOperation {
+function compileOperation(
+  schemas: SchemaCompiler,
+  contract: Contract,
+  operation: ContractOperation,
+): CompiledOperation {
   const compileLocation = (location: ParameterLocation): CompiledParameters => {
     const parameters = operation.parameters.filter((parameter) => parameter.in === location);
     const properties = Object.fromEntries(
       // Ajv fills in a default only where the property itself writes it, not behind a `$ref`.
-      parameters.map(({ name, schema }) => [name, { $ref: schemas.ref(schema), ...('default' in schema && { default: schema.default }) }]),
+      parameters.map(({ name, schema }) => [
+        name,
+        { $ref: schemas.ref(schema), ...('default' in schema && { default: schema.default }) },
+      ]),
     );
     const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
     return { parameters, validate: schemas.compile({ type: 'object', properties, required }) };
   };
-  const bodySchema = operation.bodySchema && resolveRef<{ properties?: object }>(contract.document, operation.bodySchema);
+  const bodySchema =
+    operation.bodySchema && resolveRef<{ properties?: object }>(contract.document, operation.bodySchema);
   const bodyFields = Object.keys(bodySchema?.properties ?? {});
   const parameterCount = operation.parameters.length;
   return {
@@ -94,7 +102,9 @@ function compileOperation(schemas: SchemaCompiler, contract: Contract, operation
     body: operation.bodySchema ? schemas.compile({ $ref: schemas.ref(operation.bodySchema) }) : undefined,
     rank(found) {
       if (found.in !== 'body') {
-        return operation.parameters.findIndex((parameter) => parameter.in === found.in && parameter.name === found.name);
+        return operation.parameters.findIndex(
+          (parameter) => parameter.in === found.in && parameter.name === found.name,
+        );
       }
       // A field the schema does not declare (position -1) is usually a misspelling of one reported
       // missing, so it comes first, as does a problem with the body as a whole.
@@ -132,7 +142,10 @@ function checkBody(validate: ValidateFunction, body: unknown, problems: RequestP
  * Query and path values arrive as text. A number must be written canonically (`42`, not `042`,
  * `+42` or `42.0`) so that one value has one spelling; the schema then checks its range.
  */
-function fromString(parameter: ContractParameter, raw: string | string[]): string | number | boolean | { complaint: string } {
+function fromString(
+  parameter: ContractParameter,
+  raw: string | string[],
+): string | number | boolean | { complaint: string } {
   if (Array.isArray(raw)) {
     if (raw.length !== 1) return { complaint: 'must be given at most once' };
     raw = raw[0]!;
@@ -140,7 +153,9 @@ function fromString(parameter: ContractParameter, raw: string | string[]): strin
   switch (parameter.resolvedSchema.type) {
     case 'integer':
       if (!/^(0|-?[1-9][0-9]*)$/.test(raw)) {
-        return { complaint: `must be a whole number written in plain decimal digits (like \`42\`); got \`${truncate(raw)}\`` };
+        return {
+          complaint: `must be a whole number written in plain decimal digits (like \`42\`); got \`${truncate(raw)}\``,
+        };
       }
       return Number(raw);
     case 'boolean':
@@ -169,17 +184,23 @@ function unpairedSurrogates(body: unknown): RequestProblem[] {
   const fieldOf = (visit: Visit): string => {
     const keys: Array<string | number> = [];
     for (let at = visit; at.parent; at = at.parent) keys.push(at.key!);
-    return keys.reverse().reduce<string>((field, key) => (typeof key === 'number' ? `${field}[${key}]` : joinField(field, key)), '');
+    return keys
+      .reverse()
+      .reduce<string>((field, key) => (typeof key === 'number' ? `${field}[${key}]` : joinField(field, key)), '');
   };
   const problems: RequestProblem[] = [];
   const pending: Visit[] = [{ value: body }];
   for (let visit = pending.pop(); visit; visit = pending.pop()) {
     const { value } = visit;
     if (typeof value === 'string' && UNPAIRED_SURROGATE.test(value)) {
-      problems.push(problem('body', fieldOf(visit), 'contains an unpaired UTF-16 surrogate escape, which is not a character'));
+      problems.push(
+        problem('body', fieldOf(visit), 'contains an unpaired UTF-16 surrogate escape, which is not a character'),
+      );
     } else if (typeof value === 'object' && value !== null) {
       const keyOf = (key: string) => (Array.isArray(value) ? Number(key) : key);
-      const children = Object.entries(value).map(([key, item]): Visit => ({ value: item, parent: visit, key: keyOf(key) }));
+      const children = Object.entries(value).map(
+        ([key, item]): Visit => ({ value: item, parent: visit, key: keyOf(key) }),
+      );
       pending.push(...children.reverse());
     }
   }
@@ -209,7 +230,9 @@ function inContractOrder(problems: RequestProblem[], rank: (problem: RequestProb
 
 /** The fields that hold `field`, outermost first: `''` (the body), `a` and `a.b` for `a.b[0]`. */
 function enclosingFields(field: string): string[] {
-  return ['', ...[...field.matchAll(/[.[]/g)].map((match) => field.slice(0, match.index))].filter((enclosing) => enclosing !== field);
+  return ['', ...[...field.matchAll(/[.[]/g)].map((match) => field.slice(0, match.index))].filter(
+    (enclosing) => enclosing !== field,
+  );
 }
 
 function truncate(value: string): string {

@@ -19,7 +19,10 @@ export interface SchemaCompiler {
   ref(node: object): string;
 }
 
-export function schemaCompiler(document: OpenApiDocument, { fillDefaults = false }: SchemaCompilerOptions = {}): SchemaCompiler {
+export function schemaCompiler(
+  document: OpenApiDocument,
+  { fillDefaults = false }: SchemaCompilerOptions = {},
+): SchemaCompiler {
   const pointers = new WeakMap<object, string>();
   const extensionKeywords = new Set<string>();
   (function index(node: unknown, pointer: string): void {

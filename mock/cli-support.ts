@@ -8,7 +8,8 @@ export function listenPort(env: NodeJS.ProcessEnv): number {
   const raw = env.MOCK_PORT;
   if (raw === undefined || raw === '') return DEFAULT_MOCK_PORT;
   const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > 65535) throw new UsageError(`MOCK_PORT must be a port number from 0 to 65535; got "${raw}".`);
+  if (!/^\d+$/.test(raw) || port > 65535)
+    throw new UsageError(`MOCK_PORT must be a port number from 0 to 65535; got "${raw}".`);
   return port;
 }
 

@@ -1,7 +1,7 @@
 // The mock answers every error with the contract's Error body `{code, message, status}` and the
 // headers the contract declares, never with Prism's own formats (problem+json for routing,
 // security and validation failures; `{"error": ...}` from its HTTP layer for unreadable JSON).
-import { requestValidator, type Contract, type ContractOperation, type PathMatch } from '../contract/index.ts';
+import { type Contract, type ContractOperation, type PathMatch, requestValidator } from '../contract/index.ts';
 import type { components } from '../generated/openapi.ts';
 import { ApiError, validationFailed } from '../server/errors.ts';
 import { parseJsonBody } from '../server/json-body.ts';
@@ -43,7 +43,8 @@ export function contractAnswer(prism: Answer, request: Exchange, contract: Contr
   const body = parseJson(prism.body);
 
   if (isErrorBody(body)) return jsonAnswer(prism.status, headers, body);
-  if (prism.status < 400) return { ...prism, headers: { ...headers, ...(contentType && { 'content-type': contentType }) } };
+  if (prism.status < 400)
+    return { ...prism, headers: { ...headers, ...(contentType && { 'content-type': contentType }) } };
 
   const route = routeOf(request, contract);
   const error = hasBearer(request) ? translate(prism.status, body, request, path, route) : unauthorized();
@@ -69,7 +70,9 @@ export function refusedBeforePrism(request: Exchange, contract: Contract): Answe
       body = parseJsonBody(request.body);
     }
     const searchParams = new URL(request.url, 'http://mock').searchParams;
-    const query = Object.fromEntries([...new Set(searchParams.keys())].map((name) => [name, searchParams.getAll(name)]));
+    const query = Object.fromEntries(
+      [...new Set(searchParams.keys())].map((name) => [name, searchParams.getAll(name)]),
+    );
     const validation = requestValidator(contract).validate(operation.operationId, { query, path: route.params, body });
     if (!validation.valid) throw validationFailed(validation.problems);
     return undefined;
@@ -101,7 +104,13 @@ function pathOf(request: Exchange): string {
   return new URL(request.url, 'http://mock').pathname;
 }
 
-function translate(status: number, body: unknown, request: Exchange, path: string, route: Route | undefined): ErrorAnswer {
+function translate(
+  status: number,
+  body: unknown,
+  request: Exchange,
+  path: string,
+  route: Route | undefined,
+): ErrorAnswer {
   const problem = (body ?? {}) as { type?: string; title?: string; detail?: string };
   const type = PRISM_TYPE.exec(problem.type ?? '')?.[1];
   const method = request.method.toUpperCase();
@@ -121,12 +130,17 @@ function translate(status: number, body: unknown, request: Exchange, path: strin
   if (type === 'UNPROCESSABLE_ENTITY' || status === 422) {
     // The front has validated the request already: Prism could not read the preferences it was asked for.
     const reason = (problem.detail ?? '').replace(/[\s└─]+/g, ' ').trim();
-    return { status: 400, code: 'validation_failed', message: sentence(`The \`Prefer\` header is not understood: ${reason}`) };
+    return {
+      status: 400,
+      code: 'validation_failed',
+      message: sentence(`The \`Prefer\` header is not understood: ${reason}`),
+    };
   }
   if (status === 401) return unauthorized();
   const code = CODE_BY_STATUS[status];
   const detail = sentence(problem.detail ?? problem.title ?? `Prism answered ${status}`);
-  if (status >= 500 || !code) return { status: 500, code: 'internal_error', message: `The mock could not produce this response: ${detail}` };
+  if (status >= 500 || !code)
+    return { status: 500, code: 'internal_error', message: `The mock could not produce this response: ${detail}` };
   return { status, code, message: detail };
 }
 
@@ -138,7 +152,11 @@ function errorAnswer(
 ): Answer {
   const declared = exampleHeaders(contract, operation, error.status);
   const { code, message, status, details } = error;
-  return jsonAnswer(status, { ...headers, ...declared, ...error.headers }, { code, message, status, ...(details && { details }) });
+  return jsonAnswer(
+    status,
+    { ...headers, ...declared, ...error.headers },
+    { code, message, status, ...(details && { details }) },
+  );
 }
 
 function hasBearer(request: Exchange): boolean {
@@ -160,11 +178,17 @@ function unauthorized(): ErrorAnswer {
 
 /** Only the CORS headers of Prism's own error answers are worth keeping. */
 function passThrough(headers: Record<string, string | string[]>): Record<string, string | string[]> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('access-control-') || name === 'vary'));
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => name.startsWith('access-control-') || name === 'vary'),
+  );
 }
 
 function jsonAnswer(status: number, headers: Record<string, string | string[]>, body: unknown): Answer {
-  return { status, headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) };
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify(body)),
+  };
 }
 
 function isErrorBody(body: unknown): body is { code: string; message: string; status: number } {

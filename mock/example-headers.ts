@@ -5,11 +5,17 @@ import type { Contract, ContractHeader, ContractOperation } from '../contract/in
  * The example values of the headers the operation declares for `status`, or else of the headers
  * every response of the contract declares (the rate-limit headers), so that no answer lacks them.
  */
-export function exampleHeaders(contract: Contract, operation: ContractOperation | undefined, status: number): Record<string, string> {
+export function exampleHeaders(
+  contract: Contract,
+  operation: ContractOperation | undefined,
+  status: number,
+): Record<string, string> {
   const declared = operation?.responses[String(status)];
   if (declared) return exampleValues(declared.headers);
   const [first, ...rest] = contract.operations.flatMap((candidate) => Object.values(candidate.responses));
-  const shared = Object.entries(first?.headers ?? {}).filter(([name]) => rest.every((response) => name in response.headers));
+  const shared = Object.entries(first?.headers ?? {}).filter(([name]) =>
+    rest.every((response) => name in response.headers),
+  );
   return exampleValues(Object.fromEntries(shared));
 }
 

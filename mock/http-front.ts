@@ -116,14 +116,23 @@ export class Forwarder {
 
   #sendOnce(origin: string, exchange: Exchange): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const hadBody = exchange.body.length > 0 || 'content-length' in exchange.headers || 'transfer-encoding' in exchange.headers;
-      const headers = { ...endToEnd(exchange.headers), ...(hadBody && { 'content-length': String(exchange.body.length) }) };
-      const request = http.request(new URL(exchange.url, origin), { method: exchange.method, headers, agent: this.#agent }, (response) => {
-        readAll(response).then(
-          (body) => resolve({ status: response.statusCode ?? 502, headers: withoutUndefined(response.headers), body }),
-          reject,
-        );
-      });
+      const hadBody =
+        exchange.body.length > 0 || 'content-length' in exchange.headers || 'transfer-encoding' in exchange.headers;
+      const headers = {
+        ...endToEnd(exchange.headers),
+        ...(hadBody && { 'content-length': String(exchange.body.length) }),
+      };
+      const request = http.request(
+        new URL(exchange.url, origin),
+        { method: exchange.method, headers, agent: this.#agent },
+        (response) => {
+          readAll(response).then(
+            (body) =>
+              resolve({ status: response.statusCode ?? 502, headers: withoutUndefined(response.headers), body }),
+            reject,
+          );
+        },
+      );
       request.once('error', (error: NodeJS.ErrnoException) => {
         const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up');
         reject(stale ? new StaleConnectionError(error.message) : error);
@@ -141,14 +150,18 @@ class StaleConnectionError extends Error {
   readonly code = 'ECONNRESET';
 }
 
-function endToEnd(headers: http.IncomingHttpHeaders | Record<string, string | string[]>): Record<string, string | string[]> {
+function endToEnd(
+  headers: http.IncomingHttpHeaders | Record<string, string | string[]>,
+): Record<string, string | string[]> {
   return Object.fromEntries(
     Object.entries(withoutUndefined(headers)).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())),
   );
 }
 
 function withoutUndefined(headers: http.IncomingHttpHeaders): Record<string, string | string[]> {
-  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined),
+  );
 }
 
 /**
@@ -167,7 +180,10 @@ function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer 
       request.pause().off('data', collect);
       resolve(undefined);
     };
-    request.on('data', collect).once('end', () => resolve(Buffer.concat(chunks))).once('error', reject);
+    request
+      .on('data', collect)
+      .once('end', () => resolve(Buffer.concat(chunks)))
+      .once('error', reject);
   });
 }
 

@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { MAX_BODY_BYTES } from '../server/middleware/body-size-limit.ts';
 import { Contract, type OpenApiDocument } from '../contract/index.ts';
+import { MAX_BODY_BYTES } from '../server/middleware/body-size-limit.ts';
 import { contractAnswer, mockFailure, refusedBeforePrism, unknownPathAnswer } from './error-answers.ts';
-import { Forwarder, startFront, type Answer, type Exchange } from './http-front.ts';
+import { type Answer, type Exchange, Forwarder, startFront } from './http-front.ts';
 import { GENERATION_PROBE_PATH, prismDocument, withGenerationProbe, writeDocument } from './prism-document.ts';
-import { startPrism, type PrismProcess } from './prism-process.ts';
+import { type PrismProcess, startPrism } from './prism-process.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MOCK_HOST = '127.0.0.1';
@@ -55,7 +55,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-mock-'));
   const documentFile = path.join(workDir, DOCUMENT_NAME);
-  const prismArgs = ['mock', documentFile, ...(dynamic ? ['--dynamic'] : []), ...(seed === undefined ? [] : ['--seed', String(seed)])];
+  const prismArgs = [
+    'mock',
+    documentFile,
+    ...(dynamic ? ['--dynamic'] : []),
+    ...(seed === undefined ? [] : ['--seed', String(seed)]),
+  ];
   const forwarder = new Forwarder();
   let generation = 0;
   let served: Served | undefined;
@@ -101,8 +106,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const servesGeneration = async (expected: number): Promise<boolean> => {
     const deadline = Date.now() + RELOAD_TIMEOUT_MS;
     while (Date.now() < deadline) {
-      const answer = await sendToPrism({ method: 'GET', url: GENERATION_PROBE_PATH, headers: {}, body: Buffer.alloc(0) }).catch(() => undefined);
-      if (answer && (JSON.parse(answer.body.toString('utf8')) as { generation?: number }).generation === expected) return true;
+      const answer = await sendToPrism({
+        method: 'GET',
+        url: GENERATION_PROBE_PATH,
+        headers: {},
+        body: Buffer.alloc(0),
+      }).catch(() => undefined);
+      if (answer && (JSON.parse(answer.body.toString('utf8')) as { generation?: number }).generation === expected)
+        return true;
       await sleep(50);
     }
     return false;
@@ -122,8 +133,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 
   const handle = async (exchange: Exchange): Promise<Answer> => {
     const { contract } = served!;
-    if (new URL(exchange.url, 'http://mock').pathname === GENERATION_PROBE_PATH) return unknownPathAnswer(exchange, contract);
-    return refusedBeforePrism(exchange, contract) ?? contractAnswer(await sendToPrism(toPrism(exchange, contract)), exchange, contract);
+    if (new URL(exchange.url, 'http://mock').pathname === GENERATION_PROBE_PATH)
+      return unknownPathAnswer(exchange, contract);
+    return (
+      refusedBeforePrism(exchange, contract) ??
+      contractAnswer(await sendToPrism(toPrism(exchange, contract)), exchange, contract)
+    );
   };
 
   let reloads: ContractReloads | undefined;
@@ -186,12 +201,17 @@ function toPrism(exchange: Exchange, contract: Contract): Exchange {
 }
 
 function withoutByteOrderMark(body: Buffer): Buffer {
-  return body.subarray(0, BYTE_ORDER_MARK.length).equals(BYTE_ORDER_MARK) ? body.subarray(BYTE_ORDER_MARK.length) : body;
+  return body.subarray(0, BYTE_ORDER_MARK.length).equals(BYTE_ORDER_MARK)
+    ? body.subarray(BYTE_ORDER_MARK.length)
+    : body;
 }
 
 function isConnectionError(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
-  return (code !== undefined && CONNECTION_ERRORS.has(code)) || (error instanceof Error && error.message === 'socket hang up');
+  return (
+    (code !== undefined && CONNECTION_ERRORS.has(code)) ||
+    (error instanceof Error && error.message === 'socket hang up')
+  );
 }
 
 interface ContractReloads {
@@ -229,7 +249,9 @@ async function watchAndReload(
         await serve(json);
         log(`${clock()} serving the new contract, ${Math.round(performance.now() - since)} ms after ${cause}.`);
       } catch (error) {
-        log(`${clock()} ${error instanceof Error ? error.message : String(error)} Still serving the previous contract.`);
+        log(
+          `${clock()} ${error instanceof Error ? error.message : String(error)} Still serving the previous contract.`,
+        );
       }
     }
   };
@@ -240,7 +262,9 @@ async function watchAndReload(
       const cause = result.changed.length > 0 ? `the edit to ${result.changed.join(', ')}` : 'start';
       if (!result.ok) {
         const problems = result.findings.length === 1 ? '1 problem' : `${result.findings.length} problems`;
-        log(`${clock()} ${result.failedStep} failed with ${problems} after ${cause}; still serving the last good contract.`);
+        log(
+          `${clock()} ${result.failedStep} failed with ${problems} after ${cause}; still serving the last good contract.`,
+        );
         for (const finding of result.findings) log(`  ${formatFinding(locations, finding)}`);
         return;
       }

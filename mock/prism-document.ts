@@ -2,7 +2,13 @@
 // answer differently from the real service. The contract in openapi/ is never changed.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { operationObjects, resolveRef, type Contract, type JsonObject, type OpenApiDocument } from '../contract/index.ts';
+import {
+  type Contract,
+  type JsonObject,
+  type OpenApiDocument,
+  operationObjects,
+  resolveRef,
+} from '../contract/index.ts';
 
 export type PrismRole = 'mock' | 'proxy';
 
@@ -10,7 +16,9 @@ export function prismDocument(contract: Contract, role: PrismRole): OpenApiDocum
   const document = structuredClone(contract.document);
   const operations = operationObjects(document).map(({ definition }) => definition);
   // Prism ignores the base path of `servers` and would serve `/pets`; the service serves `/v1/pets`.
-  document.paths = Object.fromEntries(Object.entries(document.paths).map(([key, pathItem]) => [contract.basePath + key, pathItem]));
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths).map(([key, pathItem]) => [contract.basePath + key, pathItem]),
+  );
   delete document.servers;
   for (const operation of operations) {
     // For a deprecated operation Prism sends `Deprecation: true`, which replaces the
@@ -41,7 +49,10 @@ export function withGenerationProbe(document: OpenApiDocument, generation: numbe
       operationId: 'mockGeneration',
       security: [],
       responses: {
-        '200': { description: 'The generation of the served document.', content: { 'application/json': { example: { generation } } } },
+        '200': {
+          description: 'The generation of the served document.',
+          content: { 'application/json': { example: { generation } } },
+        },
       },
     },
   };

@@ -1,5 +1,5 @@
 // Prism (the pinned @stoplight/prism-cli) as a child process on a private port of 127.0.0.1.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import net from 'node:net';

@@ -1,13 +1,14 @@
 // The stateful mock: the real server on an in-memory database, seeded with the pets of the
 // contract's examples, with a fixed development key. Prism keeps no state; this does, so a pet
 // created can be listed and fetched, and the rate limits are the real ones.
+
+import { type Contract, loadContract, resolveRef } from '../contract/index.ts';
 import { clientAddressResolver } from '../server/client-address.ts';
-import { loadContract, resolveRef, type Contract } from '../contract/index.ts';
 import type { Database } from '../server/database.ts';
 import { listen } from '../server/listen.ts';
 import { createLogger, type LogLevel } from '../server/logger.ts';
-import type { Pet, PetStore } from '../server/store/pet-store.ts';
 import { openService } from '../server/service.ts';
+import type { Pet, PetStore } from '../server/store/pet-store.ts';
 import { statement } from '../server/store/statement-cache.ts';
 import { MOCK_HOST, type RunningMock } from './mock-server.ts';
 

@@ -13,10 +13,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Contract, readDocument } from '../contract/index.ts';
-import { Forwarder, startFront, type Answer, type Exchange, type Front } from './http-front.ts';
+import { type Answer, type Exchange, Forwarder, type Front, startFront } from './http-front.ts';
 import { MOCK_HOST, REPO_ROOT, type RunningMock } from './mock-server.ts';
 import { prismDocument, writeDocument } from './prism-document.ts';
-import { startPrism, type PrismProcess } from './prism-process.ts';
+import { type PrismProcess, startPrism } from './prism-process.ts';
 
 export interface ValidatingProxyOptions {
   /** Origin of the real server, e.g. `http://127.0.0.1:3000`. */
@@ -169,5 +169,9 @@ function relayFailure(error: unknown, upstream: string): Answer {
     status: 502,
     detail: `The validating proxy could not reach ${upstream}: ${error instanceof Error ? error.message : String(error)}`,
   };
-  return { status: 502, headers: { 'content-type': 'application/problem+json' }, body: Buffer.from(JSON.stringify(problem)) };
+  return {
+    status: 502,
+    headers: { 'content-type': 'application/problem+json' },
+    body: Buffer.from(JSON.stringify(problem)),
+  };
 }

@@ -3,21 +3,21 @@
 //   --watch  regenerate on every change under openapi/ or to redocly.yaml (npm run dev:spec)
 import { parseArgs } from 'node:util';
 import {
+  type Artifact,
+  type BuildResult,
   buildArtifacts,
+  type ContractLocations,
   contractLocations,
+  type Drift,
   displayPath,
   findDrift,
   findUnexpected,
   formatFinding,
   readmeIsStale,
   regenerate,
-  watchContract,
-  type Artifact,
-  type BuildResult,
-  type ContractLocations,
-  type Drift,
   type StepTiming,
   type WatchRegeneration,
+  watchContract,
 } from './pipeline.ts';
 
 const { values: flags } = parseArgs({
@@ -54,7 +54,9 @@ async function check(): Promise<number> {
   if (!result.ok) return reportFailure(result, 'nothing checked');
   const drift = await findDrift(result.artifacts, locations.outDir);
   if (await readmeIsStale(locations, result.document)) {
-    console.error(`${displayPath(locations, locations.readme)}'s rate-limit table does not match the contract: run \`npm run generate\` and commit the result.`);
+    console.error(
+      `${displayPath(locations, locations.readme)}'s rate-limit table does not match the contract: run \`npm run generate\` and commit the result.`,
+    );
     return 1;
   }
   if (drift.length === 0) {
@@ -95,9 +97,14 @@ function reportFailure(result: Extract<BuildResult, { ok: false }>, consequence:
 }
 
 async function warnAboutUnexpected(artifacts: Artifact[]): Promise<void> {
-  const extra = await findUnexpected(artifacts.map((artifact) => artifact.name), locations.outDir);
+  const extra = await findUnexpected(
+    artifacts.map((artifact) => artifact.name),
+    locations.outDir,
+  );
   for (const name of extra) {
-    console.warn(`warning: ${outDir}/${name} is not produced by npm run generate; \`--check\` fails until it is removed.`);
+    console.warn(
+      `warning: ${outDir}/${name} is not produced by npm run generate; \`--check\` fails until it is removed.`,
+    );
   }
 }
 

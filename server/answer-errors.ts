@@ -26,7 +26,11 @@ export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
     }
     logger.error({ requestId: c.get('requestId'), error: error instanceof Error ? error.stack : String(error) });
     return c.json(
-      errorBody(500, 'internal_error', `An unexpected error occurred; quote request id ${c.get('requestId')} when reporting it.`),
+      errorBody(
+        500,
+        'internal_error',
+        `An unexpected error occurred; quote request id ${c.get('requestId')} when reporting it.`,
+      ),
       500,
     );
   };

@@ -1,21 +1,21 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import {
-  loadContract,
-  rateLimitRules,
-  requestValidator,
   type Contract,
   type ContractOperation,
+  loadContract,
   type OperationId,
   type RequestValidator,
+  rateLimitRules,
+  requestValidator,
 } from '../contract/index.ts';
 import { answerErrors } from './answer-errors.ts';
 import type { Clock } from './clock.ts';
 import { docsRoutes } from './docs.ts';
 import { validationFailed } from './errors.ts';
 import { createHandlers } from './handlers/index.ts';
-import { indexRoute } from './index-route.ts';
 import type { AppContext, AppEnv, Handler, HandlerInput } from './http-types.ts';
+import { indexRoute } from './index-route.ts';
 import { readJsonBody } from './json-body.ts';
 import type { KeyStore } from './keys/key-store.ts';
 import type { RateLimiter } from './limiter/rate-limiter.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Sqlite from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
+import Sqlite from 'better-sqlite3';
 import { migrate } from './store/migrations.ts';
 
 export type { Database } from 'better-sqlite3';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { etag } from 'hono/etag';
 import { errorBody } from './errors.ts';
 import type { AppEnv } from './http-types.ts';

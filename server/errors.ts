@@ -1,5 +1,5 @@
-import type { components } from '../generated/openapi.ts';
 import type { RequestProblem, RequestProblems } from '../contract/index.ts';
+import type { components } from '../generated/openapi.ts';
 
 export type ErrorBody = components['schemas']['Error'];
 export type ErrorCode = ErrorBody['code'];
@@ -22,7 +22,12 @@ export class ApiError extends Error {
   }
 
   get body(): ErrorBody {
-    return { code: this.code, message: this.message, status: this.status, ...(this.details && { details: this.details }) };
+    return {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      ...(this.details && { details: this.details }),
+    };
   }
 }
 

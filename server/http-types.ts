@@ -1,6 +1,6 @@
 import type { Context, TypedResponse } from 'hono';
-import type { JSONParsed } from 'hono/utils/types';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { JSONParsed } from 'hono/utils/types';
 import type { OperationId } from '../contract/index.ts';
 import type { operations } from '../generated/openapi.ts';
 import type { Caller } from './middleware/identify-caller.ts';
@@ -30,11 +30,8 @@ export interface HandlerInput<K extends OperationId> {
  * typecheck.
  */
 export type HandlerResponse<K extends OperationId> = {
-  [Status in keyof Operation<K>['responses'] & ContentfulStatusCode]: Response & TypedResponse<
-    JSONParsed<JsonContent<Operation<K>['responses'][Status]>>,
-    Status,
-    'json'
-  >;
+  [Status in keyof Operation<K>['responses'] & ContentfulStatusCode]: Response &
+    TypedResponse<JSONParsed<JsonContent<Operation<K>['responses'][Status]>>, Status, 'json'>;
 }[keyof Operation<K>['responses'] & ContentfulStatusCode];
 
 export type Handler<K extends OperationId> = (c: AppContext, input: HandlerInput<K>) => Promise<HandlerResponse<K>>;

@@ -36,7 +36,8 @@ export async function listen(
       if (closing) setImmediate(() => server.closeIdleConnections());
     });
   });
-  const closed = () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  const closed = () =>
+    new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   return {
     server,
     origin: originOf(address),

@@ -9,11 +9,15 @@ export interface Logger {
 }
 
 /** Structured logs: one JSON object per line, so log shippers need no parsing rules. */
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stdout.write(line),
+): Logger {
   const threshold = LOG_LEVELS.indexOf(level);
   const at = (name: Exclude<LogLevel, 'silent'>) => {
     if (LOG_LEVELS.indexOf(name) < threshold) return () => {};
-    return (fields: Record<string, unknown>) => write(`${JSON.stringify({ time: new Date().toISOString(), level: name, ...fields })}\n`);
+    return (fields: Record<string, unknown>) =>
+      write(`${JSON.stringify({ time: new Date().toISOString(), level: name, ...fields })}\n`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

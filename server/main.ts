@@ -5,7 +5,7 @@ import { ensureDevelopmentKey } from './keys/development-key.ts';
 import { listen } from './listen.ts';
 import { batchedStdout, createLogger } from './logger.ts';
 import { openService, type Service } from './service.ts';
-import { StartupError, checkDatabaseFile, listenFailure } from './startup-checks.ts';
+import { checkDatabaseFile, listenFailure, StartupError } from './startup-checks.ts';
 
 function readConfigOrExit() {
   try {

@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { loadContract, rateLimitRules } from '../contract/index.ts';
-import { createApp, type AppDeps } from './app.ts';
-import { systemClock, type Clock } from './clock.ts';
-import { openDatabase, type Database } from './database.ts';
+import { type AppDeps, createApp } from './app.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { type Database, openDatabase } from './database.ts';
 import type { AppEnv } from './http-types.ts';
 import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
 import { createMemoryRateLimiter, type MemoryRateLimiter } from './limiter/memory-rate-limiter.ts';
@@ -28,12 +28,28 @@ export interface Service {
  * The service with its production parts: SQLite storage and keys, in-memory limiters. The
  * process, the stateful mock and the tests all wire it here, so they run the same thing.
  */
-export function openService({ databasePath, clock = systemClock, contract = loadContract(), ...deps }: ServiceOptions): Service {
+export function openService({
+  databasePath,
+  clock = systemClock,
+  contract = loadContract(),
+  ...deps
+}: ServiceOptions): Service {
   const db = openDatabase(databasePath);
   const pets = new SqlitePetStore(db);
   const keys = new SqliteKeyStore(db, clock);
   const ban = banPolicy(rateLimitRules(contract.document).ban);
-  const limiters = { keys: createMemoryRateLimiter({ clock, ban }), addresses: createMemoryRateLimiter({ clock, ban }) };
-  const app = createApp({ ...deps, contract, pets, keys, limiters, clock, cursorSecret: getOrCreateSecret(db, 'cursor-secret') });
+  const limiters = {
+    keys: createMemoryRateLimiter({ clock, ban }),
+    addresses: createMemoryRateLimiter({ clock, ban }),
+  };
+  const app = createApp({
+    ...deps,
+    contract,
+    pets,
+    keys,
+    limiters,
+    clock,
+    cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
+  });
   return { app, db, pets, keys, limiters, close: () => db.close() };
 }

@@ -1,6 +1,6 @@
 // What `npm start` checks before it serves, so that a setting that cannot work stops it with one
 // line saying what to change, before anything is created, printed or served.
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, type Stats, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { integrityProblems } from './store/integrity.ts';
@@ -14,16 +14,22 @@ export class StartupError extends Error {
 export function listenFailure(error: unknown, host: string, port: number): unknown {
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return new StartupError(`Port ${port} on ${host} is already in use; stop the program that uses it, or set PORT to a free port.`);
+      return new StartupError(
+        `Port ${port} on ${host} is already in use; stop the program that uses it, or set PORT to a free port.`,
+      );
     case 'EACCES':
       return new StartupError(`This user may not listen on port ${port}; set PORT to a port above 1023.`);
     case 'EADDRNOTAVAIL':
-      return new StartupError(`HOST ${host} is not an address of this machine; set HOST to one of its addresses, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`);
+      return new StartupError(
+        `HOST ${host} is not an address of this machine; set HOST to one of its addresses, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_FAIL':
     case 'EAI_NONAME':
-      return new StartupError(`HOST ${host} does not resolve to an address; set HOST to an IP address or a name this machine resolves, such as 127.0.0.1.`);
+      return new StartupError(
+        `HOST ${host} does not resolve to an address; set HOST to an IP address or a name this machine resolves, such as 127.0.0.1.`,
+      );
     default:
       return error;
   }
@@ -37,13 +43,17 @@ export function listenFailure(error: unknown, host: string, port: number): unkno
 export function checkDatabaseFile(path: string): void {
   const existing = statIfExists(path);
   if (existing?.isDirectory()) {
-    throw new StartupError(`DATABASE_PATH ${path} is a folder; set DATABASE_PATH to a file, such as ${join(path, 'animal-store.db')}.`);
+    throw new StartupError(
+      `DATABASE_PATH ${path} is a folder; set DATABASE_PATH to a file, such as ${join(path, 'animal-store.db')}.`,
+    );
   }
   // SQLite writes its journal beside the file, so the folder must be writable too.
   const folder = nearestExistingFolder(dirname(resolve(path)));
   for (const target of existing ? [folder, path] : [folder]) {
     if (!writable(target)) {
-      throw new StartupError(`This user may not write to ${target}, which the database ${path} needs; grant write access, or set DATABASE_PATH to a file in a writable folder.`);
+      throw new StartupError(
+        `This user may not write to ${target}, which the database ${path} needs; grant write access, or set DATABASE_PATH to a file in a writable folder.`,
+      );
     }
   }
   if (existing) checkIntegrity(path);
@@ -64,7 +74,9 @@ function checkIntegrity(path: string): void {
     problems = [(error as Error).message];
   }
   // One finding per line, under a `*** in database main ***` heading.
-  const findings = problems.flatMap((problem) => problem.split('\n')).filter((line) => line.trim() !== '' && !line.startsWith('***'));
+  const findings = problems
+    .flatMap((problem) => problem.split('\n'))
+    .filter((line) => line.trim() !== '' && !line.startsWith('***'));
   if (findings.length === 0) return;
   const summary = findings.length === 1 ? findings[0] : `${findings[0]}, and ${findings.length - 1} more`;
   throw new StartupError(
@@ -79,7 +91,10 @@ function statIfExists(path: string): Stats | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'EACCES') throw new StartupError(`This user may not look into the folders of ${path}; grant access, or set DATABASE_PATH to a file in a folder it may write to.`);
+    if (code === 'EACCES')
+      throw new StartupError(
+        `This user may not look into the folders of ${path}; grant access, or set DATABASE_PATH to a file in a folder it may write to.`,
+      );
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { buildArtifacts, displayPath, findDrift, formatFinding, type ContractLocations } from '../pipeline.ts';
+import { buildArtifacts, type ContractLocations, displayPath, findDrift, formatFinding } from '../pipeline.ts';
 import { withOperationIds } from './operation-ids.ts';
 import { findRemoteResources, makeSelfContained } from './self-contained.ts';
 import { docsLocations } from './status.ts';
@@ -15,7 +15,10 @@ import { docsLocations } from './status.ts';
 export type DocsBuild = { ok: true } | { ok: false; problem: string };
 
 /** Builds the docs; `print` receives one line per step with its duration. */
-export async function buildDocs(locations: ContractLocations, print: (line: string) => void = console.log): Promise<DocsBuild> {
+export async function buildDocs(
+  locations: ContractLocations,
+  print: (line: string) => void = console.log,
+): Promise<DocsBuild> {
   const docs = docsLocations(locations);
   let started = performance.now();
   const built = await buildArtifacts(locations);
@@ -26,9 +29,14 @@ export async function buildDocs(locations: ContractLocations, print: (line: stri
   const drift = await findDrift(built.artifacts, locations.outDir);
   if (drift.length > 0) {
     const files = drift.map((item) => `${displayPath(locations, locations.outDir)}/${item.name} (${item.problem})`);
-    return { ok: false, problem: `docs: generated/ does not match openapi/: ${files.join(', ')}. Run \`npm run generate\` first.` };
+    return {
+      ok: false,
+      problem: `docs: generated/ does not match openapi/: ${files.join(', ')}. Run \`npm run generate\` first.`,
+    };
   }
-  const bundles = await Promise.all(docs.bundles.map(async (bundle) => ({ ...bundle, content: await readFile(bundle.source) })));
+  const bundles = await Promise.all(
+    docs.bundles.map(async (bundle) => ({ ...bundle, content: await readFile(bundle.source) })),
+  );
   print(stepLine('bundle', started, 'checked generated/ is current'));
 
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-docs-'));
@@ -37,7 +45,12 @@ export async function buildDocs(locations: ContractLocations, print: (line: stri
     const json = bundles.find((bundle) => bundle.name === 'openapi.json')!;
     const input = path.join(workDir, 'openapi.json');
     await writeFile(input, JSON.stringify(withOperationIds(JSON.parse(json.content.toString('utf8')) as object)));
-    const rendered = await renderWithRedocly(locations, input, path.join(workDir, 'index.html'), docs.bundles.map((bundle) => bundle.name));
+    const rendered = await renderWithRedocly(
+      locations,
+      input,
+      path.join(workDir, 'index.html'),
+      docs.bundles.map((bundle) => bundle.name),
+    );
     if (!rendered.ok) return { ok: false, problem: `docs: redocly build-docs failed:\n${rendered.output}` };
     print(stepLine('render', started, 'redocly build-docs --inlineBundle'));
 
@@ -45,7 +58,13 @@ export async function buildDocs(locations: ContractLocations, print: (line: stri
     const html = makeSelfContained(await readFile(path.join(workDir, 'index.html'), 'utf8'));
     const remote = findRemoteResources(html);
     if (remote.length > 0) {
-      return { ok: false, problem: [`docs: ${displayPath(locations, docs.page)} would fetch from the network:`, ...remote.map((item) => `  ${item}`)].join('\n') };
+      return {
+        ok: false,
+        problem: [
+          `docs: ${displayPath(locations, docs.page)} would fetch from the network:`,
+          ...remote.map((item) => `  ${item}`),
+        ].join('\n'),
+      };
     }
     // The page goes last: until it is replaced, dist/docs/ reads as stale (see status.ts).
     await mkdir(docs.dir, { recursive: true });
@@ -53,7 +72,13 @@ export async function buildDocs(locations: ContractLocations, print: (line: stri
     await writeAtomically(docs.page, html);
     const size = `${Math.round(Buffer.byteLength(html) / 1024)} KiB`;
     const copies = bundles.map((bundle) => bundle.name).join(', ');
-    print(stepLine('write', started, `${displayPath(locations, docs.page)} (${size}) fetches nothing from the network; copied ${copies}`));
+    print(
+      stepLine(
+        'write',
+        started,
+        `${displayPath(locations, docs.page)} (${size}) fetches nothing from the network; copied ${copies}`,
+      ),
+    );
     return { ok: true };
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -81,7 +106,12 @@ async function renderWithRedocly(
     // Shows the removal date under the deprecated badge of an operation.
     '--openapi.showExtensions=x-sunset',
   ];
-  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', SCARF_ANALYTICS: 'false', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+  const env = {
+    ...process.env,
+    REDOCLY_TELEMETRY: 'off',
+    SCARF_ANALYTICS: 'false',
+    REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+  };
   try {
     await promisify(execFile)(process.execPath, args, { cwd: locations.root, env, maxBuffer: 16 * 1024 * 1024 });
     return { ok: true };

@@ -5,7 +5,10 @@ import { docsStatus } from './status.ts';
 
 export type DocsEnsured = { outcome: 'current' | 'built' } | { outcome: 'failed'; problem: string };
 
-export async function ensureDocs(locations: ContractLocations, print: (line: string) => void = console.log): Promise<DocsEnsured> {
+export async function ensureDocs(
+  locations: ContractLocations,
+  print: (line: string) => void = console.log,
+): Promise<DocsEnsured> {
   const status = await docsStatus(locations);
   if (status.state === 'current') return { outcome: 'current' };
   print(`docs: ${status.reason}; building dist/docs/ (npm run docs)`);
@@ -15,6 +18,9 @@ export async function ensureDocs(locations: ContractLocations, print: (line: str
     return built.ok ? { outcome: 'built' } : { outcome: 'failed', problem: built.problem };
   } catch (error) {
     // Without the dev dependencies (an install with --omit=dev) Redocly cannot even be loaded.
-    return { outcome: 'failed', problem: `docs: could not build the docs: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      outcome: 'failed',
+      problem: `docs: could not build the docs: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

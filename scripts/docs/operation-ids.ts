@@ -9,7 +9,8 @@ export function withOperationIds<T extends object>(document: T): T {
   for (const { definition: operation } of operationObjects(copy)) {
     if (typeof operation.operationId !== 'string') continue;
     const note = `Operation ID: \`${operation.operationId}\``;
-    operation.description = typeof operation.description === 'string' ? `${operation.description.trimEnd()}\n\n${note}` : note;
+    operation.description =
+      typeof operation.description === 'string' ? `${operation.description.trimEnd()}\n\n${note}` : note;
   }
   return copy;
 }

@@ -42,11 +42,17 @@ const RESOURCE_PATTERNS: ReadonlyArray<{ kind: string; pattern: RegExp }> = [
   { kind: 'CSS @import', pattern: new RegExp(String.raw`@import\s+(?:url\()?\s*["']?(${REMOTE})`, 'gi') },
   {
     kind: 'resource file',
-    pattern: new RegExp(String.raw`(${REMOTE}\.(?:js|mjs|css|svg|png|jpe?g|gif|webp|avif|ico|woff2?|ttf|otf|eot))(?=[?#"'\x60\s)]|$)`, 'gi'),
+    pattern: new RegExp(
+      String.raw`(${REMOTE}\.(?:js|mjs|css|svg|png|jpe?g|gif|webp|avif|ico|woff2?|ttf|otf|eot))(?=[?#"'\x60\s)]|$)`,
+      'gi',
+    ),
   },
   {
     kind: 'resource host',
-    pattern: new RegExp(String.raw`((?:https?:)?//(?:${RESOURCE_HOSTS.map(escapeRegExp).join('|')})\b[^\s"'\x60()<>]*)`, 'gi'),
+    pattern: new RegExp(
+      String.raw`((?:https?:)?//(?:${RESOURCE_HOSTS.map(escapeRegExp).join('|')})\b[^\s"'\x60()<>]*)`,
+      'gi',
+    ),
   },
 ];
 

@@ -21,7 +21,11 @@ export function docsLocations(locations: ContractLocations): DocsLocations {
   return {
     dir,
     page: path.join(dir, 'index.html'),
-    bundles: BUNDLE_NAMES.map((name) => ({ name, source: path.join(locations.outDir, name), copy: path.join(dir, name) })),
+    bundles: BUNDLE_NAMES.map((name) => ({
+      name,
+      source: path.join(locations.outDir, name),
+      copy: path.join(dir, name),
+    })),
   };
 }
 
@@ -36,9 +40,14 @@ export async function docsStatus(locations: ContractLocations): Promise<DocsStat
   if (!page) return { state: 'missing', reason: 'dist/docs/index.html does not exist' };
   for (const bundle of docs.bundles) {
     const source = await stat(bundle.source);
-    if (source.mtimeMs > page.mtimeMs) return { state: 'stale', reason: `dist/docs/index.html is older than generated/${bundle.name}` };
-    const [expected, copied] = await Promise.all([readFile(bundle.source), readFile(bundle.copy).catch(() => undefined)]);
-    if (!copied?.equals(expected)) return { state: 'stale', reason: `dist/docs/${bundle.name} differs from generated/${bundle.name}` };
+    if (source.mtimeMs > page.mtimeMs)
+      return { state: 'stale', reason: `dist/docs/index.html is older than generated/${bundle.name}` };
+    const [expected, copied] = await Promise.all([
+      readFile(bundle.source),
+      readFile(bundle.copy).catch(() => undefined),
+    ]);
+    if (!copied?.equals(expected))
+      return { state: 'stale', reason: `dist/docs/${bundle.name} differs from generated/${bundle.name}` };
   }
   return { state: 'current' };
 }

@@ -52,21 +52,33 @@ function RateLimitsShape() {
         const location = ctx.location.child('x-rate-limits');
         if (!validateRateLimits(rules)) {
           for (const error of validateRateLimits.errors ?? []) {
-            ctx.report({ message: `x-rate-limits${error.instancePath.replaceAll('/', '.')} ${error.message}.`, location });
+            ctx.report({
+              message: `x-rate-limits${error.instancePath.replaceAll('/', '.')} ${error.message}.`,
+              location,
+            });
           }
           return;
         }
         const withoutKey = rules.plans[rules.withoutKey];
         if (withoutKey === undefined || withoutKey === 'per-key') {
-          ctx.report({ message: '`x-rate-limits.withoutKey` must name a plan with fixed limits.', location: location.child('withoutKey') });
+          ctx.report({
+            message: '`x-rate-limits.withoutKey` must name a plan with fixed limits.',
+            location: location.child('withoutKey'),
+          });
         }
         for (const [plan, limits] of Object.entries(rules.plans)) {
           if (limits !== 'per-key' && limits.perDay < limits.perMinute) {
-            ctx.report({ message: `Plan ${plan} allows fewer requests a day than a minute.`, location: location.child(['plans', plan]) });
+            ctx.report({
+              message: `Plan ${plan} allows fewer requests a day than a minute.`,
+              location: location.child(['plans', plan]),
+            });
           }
         }
         if (rules.ban.longestBanSeconds < rules.ban.firstBanSeconds) {
-          ctx.report({ message: 'The longest ban is shorter than the first.', location: location.child(['ban', 'longestBanSeconds']) });
+          ctx.report({
+            message: 'The longest ban is shorter than the first.',
+            location: location.child(['ban', 'longestBanSeconds']),
+          });
         }
       },
     },
@@ -79,12 +91,19 @@ function MaxBodyBytes() {
       enter(operation, ctx) {
         const limit = operation['x-max-body-bytes'];
         if (operation.requestBody === undefined) {
-          if (limit !== undefined) ctx.report({ message: '`x-max-body-bytes` is set on an operation that takes no body.', location: ctx.location.child('x-max-body-bytes') });
+          if (limit !== undefined)
+            ctx.report({
+              message: '`x-max-body-bytes` is set on an operation that takes no body.',
+              location: ctx.location.child('x-max-body-bytes'),
+            });
           return;
         }
         if (!Number.isSafeInteger(limit) || limit < 1) {
           const location = limit === undefined ? ctx.location.key() : ctx.location.child('x-max-body-bytes');
-          ctx.report({ message: 'An operation that takes a body must set `x-max-body-bytes` to a positive integer.', location });
+          ctx.report({
+            message: 'An operation that takes a body must set `x-max-body-bytes` to a positive integer.',
+            location,
+          });
         }
       },
     },

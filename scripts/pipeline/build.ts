@@ -1,6 +1,6 @@
 import { bundle, stringifyYaml } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { failureFinding, lintContract, sortFindings, toFinding, type Finding } from './lint.ts';
+import { type Finding, failureFinding, lintContract, sortFindings, toFinding } from './lint.ts';
 import type { ContractLocations } from './locations.ts';
 import { withRulesProse } from './rules-prose.ts';
 
@@ -56,7 +56,7 @@ export async function buildArtifacts(locations: ContractLocations): Promise<Buil
   const linted = await timed('lint', () => lintContract(locations));
   if (!linted.ok) return { ok: false, failedStep: 'lint', findings: linted.findings, timings };
 
-  let bundled;
+  let bundled: Awaited<ReturnType<typeof bundle>>;
   try {
     bundled = await timed('bundle', () =>
       bundle({ ref: locations.contract, config: linted.config, dereference: false }),

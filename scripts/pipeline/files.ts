@@ -42,7 +42,11 @@ export async function findDrift(artifacts: Artifact[], outDir: string): Promise<
     if (current === undefined) drift.push({ name: artifact.name, problem: 'missing' });
     else if (current !== artifact.content) drift.push({ name: artifact.name, problem: 'stale' });
   }
-  for (const name of await findUnexpected(artifacts.map((artifact) => artifact.name), outDir)) drift.push({ name, problem: 'unexpected' });
+  for (const name of await findUnexpected(
+    artifacts.map((artifact) => artifact.name),
+    outDir,
+  ))
+    drift.push({ name, problem: 'unexpected' });
   return drift.sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -1,13 +1,13 @@
 import {
+  type Config,
   getLineColLocation,
   lint,
   lintConfig,
   loadConfig,
-  YamlParseError,
-  type Config,
   type NormalizedProblem,
+  YamlParseError,
 } from '@redocly/openapi-core';
-import { displayPath, type ContractLocations } from './locations.ts';
+import { type ContractLocations, displayPath } from './locations.ts';
 
 /** One lint problem, located in the file a person has to edit. */
 export interface Finding {
@@ -20,9 +20,7 @@ export interface Finding {
   col?: number;
 }
 
-export type LintOutcome =
-  | { ok: true; config: Config }
-  | { ok: false; findings: Finding[] };
+export type LintOutcome = { ok: true; config: Config } | { ok: false; findings: Finding[] };
 
 /**
  * Lints the contract exactly as `redocly lint` does: the lint configuration itself at warning

@@ -5,11 +5,15 @@ import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { ContractLocations } from './locations.ts';
 import { rulesProse } from './rules-prose.ts';
 
-const START = '<!-- x-rate-limits: written by npm run generate from the contract; edit the contract, not this table -->';
+const START =
+  '<!-- x-rate-limits: written by npm run generate from the contract; edit the contract, not this table -->';
 const END = '<!-- end of x-rate-limits -->';
 
 /** The README as it should read, or undefined when it has no generated section (or no README exists). */
-async function expectedReadme(locations: ContractLocations, document: unknown): Promise<{ current: string; expected: string } | undefined> {
+async function expectedReadme(
+  locations: ContractLocations,
+  document: unknown,
+): Promise<{ current: string; expected: string } | undefined> {
   const current = await readFile(locations.readme, 'utf8').catch(() => undefined);
   if (current === undefined) return undefined;
   const start = current.indexOf(START);

@@ -1,4 +1,4 @@
-import { buildArtifacts, type BuildResult } from './build.ts';
+import { type BuildResult, buildArtifacts } from './build.ts';
 import { writeArtifacts } from './files.ts';
 import { failureFinding } from './lint.ts';
 import type { ContractLocations } from './locations.ts';

@@ -1,6 +1,6 @@
 // The prose that states the contract's rate-limit rules to people, written from the rules
 // themselves, so the docs and the README cannot disagree with what the server enforces.
-import { rateLimitRules, type RateLimitRules } from '../../contract/rate-limit-rules.ts';
+import { type RateLimitRules, rateLimitRules } from '../../contract/rate-limit-rules.ts';
 
 /** Where the description of the contract (`info.description`) takes the generated prose. */
 export const RULES_PROSE_MARKER = '<!-- x-rate-limits -->';
@@ -9,7 +9,9 @@ const count = (value: number) => value.toLocaleString('en-US');
 
 export function rateLimitTable(rules: RateLimitRules): string {
   const rows = Object.entries(rules.plans).map(([plan, limits]) =>
-    limits === 'per-key' ? `| ${plan} | set per key | set per key |` : `| ${plan} | ${count(limits.perMinute)} | ${count(limits.perDay)} |`,
+    limits === 'per-key'
+      ? `| ${plan} | set per key | set per key |`
+      : `| ${plan} | ${count(limits.perMinute)} | ${count(limits.perDay)} |`,
   );
   return ['| Plan | Requests per minute | Requests per day |', '| --- | --- | --- |', ...rows].join('\n');
 }
@@ -37,7 +39,11 @@ export function withRulesProse<Document extends { info: { description?: string }
 }
 
 function duration(seconds: number): string {
-  for (const [unit, size] of [['day', 86_400], ['hour', 3_600], ['minute', 60]] as const) {
+  for (const [unit, size] of [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ] as const) {
     // 24 hours reads better than 1 day for a ban; days only from 2 on.
     if (seconds % size === 0 && (unit !== 'day' || seconds >= 2 * size)) return plural(seconds / size, unit);
   }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { displayPath, type ContractLocations } from './locations.ts';
-import { regenerate, type Regeneration } from './regenerate.ts';
+import { type ContractLocations, displayPath } from './locations.ts';
+import { type Regeneration, regenerate } from './regenerate.ts';
 
 export type WatchRegeneration = Regeneration & {
   /** Files whose change caused this run, relative to the root; empty for the run at start. */

@@ -2,13 +2,13 @@ import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Database } from '../database.ts';
+import { integrityProblems } from '../store/integrity.ts';
 import { backupDatabase } from './backup.ts';
 import { openExistingReadOnly } from './open-existing.ts';
-import { integrityProblems } from '../store/integrity.ts';
 import { isDamagedDatabaseError } from './problems.ts';
 import { Refusal } from './refusal.ts';
-import { describeSummary, summarize } from './summary.ts';
 import type { DatabaseSummary } from './summary.ts';
+import { describeSummary, summarize } from './summary.ts';
 
 export const USAGE = `Usage: npm run db:backup -- <file>
        npm run db:check
@@ -126,13 +126,15 @@ function inspect(db: Database): { problems: string[]; summary?: DatabaseSummary 
 
 /** One problem of SQLite's may span several lines; each is indented under the heading. */
 function indent(problems: readonly string[]): string {
-  return problems.flatMap((problem) => problem.split('\n')).map((line) => `  ${line}\n`).join('');
+  return problems
+    .flatMap((problem) => problem.split('\n'))
+    .map((line) => `  ${line}\n`)
+    .join('');
 }
 
-function parseCommand(argv: readonly string[]): Command {
-  let parsed;
+function readArguments(argv: readonly string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: true,
@@ -141,7 +143,10 @@ function parseCommand(argv: readonly string[]): Command {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const { values, positionals } = parsed;
+}
+
+function parseCommand(argv: readonly string[]): Command {
+  const { values, positionals } = readArguments(argv);
   const [name, ...operands] = positionals;
   if (values.help || name === 'help') return { name: 'help' };
 

@@ -1,5 +1,5 @@
-import type { NewPet, PetStore } from '../store/pet-store.ts';
 import type { Handler } from '../http-types.ts';
+import type { NewPet, PetStore } from '../store/pet-store.ts';
 
 export function createPet(pets: PetStore, collectionPath: string): Handler<'createPet'> {
   return async (c, { body }) => {

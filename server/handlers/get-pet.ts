@@ -1,6 +1,6 @@
 import { errorBody } from '../errors.ts';
-import type { PetStore } from '../store/pet-store.ts';
 import type { Handler } from '../http-types.ts';
+import type { PetStore } from '../store/pet-store.ts';
 
 export function getPet(pets: PetStore): Handler<'getPet'> {
   return async (c, { path }) => {

@@ -1,6 +1,6 @@
+import type { Handlers } from '../http-types.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { PetStore } from '../store/pet-store.ts';
-import type { Handlers } from '../http-types.ts';
 import { createPet } from './create-pet.ts';
 import { getPet } from './get-pet.ts';
 import { listPets } from './list-pets.ts';

@@ -1,6 +1,6 @@
+import type { Handler } from '../http-types.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { PetStore } from '../store/pet-store.ts';
-import type { Handler } from '../http-types.ts';
 
 export function listPets(pets: PetStore, cursors: CursorCodec, collectionPath: string): Handler<'listPets'> {
   return async (c, { query }) => {

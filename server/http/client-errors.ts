@@ -2,7 +2,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../logger.ts';
 import { closeGently, isClosing } from './closing.ts';
-import { rawRefusal, type Refusal } from './error-answers.ts';
+import { type Refusal, rawRefusal } from './error-answers.ts';
 import { isDroppingAnsweredBody } from './unread-body.ts';
 
 export interface ClientErrorLimits {
@@ -45,9 +45,17 @@ function refusalFor(error: NodeJS.ErrnoException & { reason?: string }, limits: 
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       // The contract has no code for oversized headers; like a 413, only a smaller request can succeed.
-      return { status: 431, code: 'payload_too_large', message: `The request line and headers are larger than ${limits.maxHeaderBytes} bytes; send fewer or shorter headers.` };
+      return {
+        status: 431,
+        code: 'payload_too_large',
+        message: `The request line and headers are larger than ${limits.maxHeaderBytes} bytes; send fewer or shorter headers.`,
+      };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, code: 'payload_too_large', message: 'The chunk extensions of the request body are too large; send the body without chunk extensions.' };
+      return {
+        status: 413,
+        code: 'payload_too_large',
+        message: 'The chunk extensions of the request body are too large; send the body without chunk extensions.',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       // The contract has no code for a timeout; the request as received is incomplete, so invalid.
       return {
@@ -57,7 +65,11 @@ function refusalFor(error: NodeJS.ErrnoException & { reason?: string }, limits: 
       };
     default: {
       const reason = error.reason ? ` (${error.reason.replace(/\.$/, '').toLowerCase()})` : '';
-      return { status: 400, code: 'validation_failed', message: `The request is not valid HTTP/1.1${reason}; correct it and send it again on a new connection.` };
+      return {
+        status: 400,
+        code: 'validation_failed',
+        message: `The request is not valid HTTP/1.1${reason}; correct it and send it again on a new connection.`,
+      };
     }
   }
 }

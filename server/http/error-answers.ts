@@ -1,4 +1,4 @@
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { ErrorBody, ErrorCode } from '../errors.ts';
 
 /** A refusal answered below the app, by the HTTP layer, still with the contract's Error body. */
@@ -33,7 +33,11 @@ export function rawRefusal(refusal: Refusal): string {
 /** Answers through Node's response object and closes the connection after the answer. */
 export function refuseAndClose(res: ServerResponse, refusal: Refusal): void {
   const body = errorJson(refusal);
-  res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.writeHead(refusal.status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
   res.end(body);
 }
 

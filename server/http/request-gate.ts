@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import { RequestError } from '@hono/node-server';
 import type { Logger } from '../logger.ts';
 import { isClosing } from './closing.ts';
-import { refuseAndClose, refusalResponse } from './error-answers.ts';
+import { refusalResponse, refuseAndClose } from './error-answers.ts';
 
 /**
  * Refuses, before the app sees them, requests HTTP/1.1 forbids a server to act on: a request
@@ -25,11 +25,16 @@ export function refuseMalformedRequests(next: RequestListener, logger: Logger): 
 
 function malformationOf(req: IncomingMessage): { problem: string; message: string } | undefined {
   const hosts = req.rawHeaders.filter((value, index) => index % 2 === 0 && value.toLowerCase() === 'host').length;
-  if (hosts > 1) return { problem: 'several Host headers', message: `The request has ${hosts} Host headers; send exactly one.` };
-  if (hosts === 0 && req.httpVersion === '1.1') return { problem: 'no Host header', message: 'The request has no Host header; HTTP/1.1 requires exactly one.' };
+  if (hosts > 1)
+    return { problem: 'several Host headers', message: `The request has ${hosts} Host headers; send exactly one.` };
+  if (hosts === 0 && req.httpVersion === '1.1')
+    return { problem: 'no Host header', message: 'The request has no Host header; HTTP/1.1 requires exactly one.' };
   const target = req.url ?? '';
   if (!target.startsWith('/') && !/^https?:\/\//i.test(target)) {
-    return { problem: 'request target is not a path', message: `The request target must be a path starting with /; \`${target.slice(0, 50)}\` is not one.` };
+    return {
+      problem: 'request target is not a path',
+      message: `The request target must be a path starting with /; \`${target.slice(0, 50)}\` is not one.`,
+    };
   }
   return undefined;
 }
@@ -46,6 +51,10 @@ export function answerAdapterErrors(logger: Logger): (error: unknown) => Respons
       return refusalResponse({ status: 400, code: 'validation_failed', message });
     }
     logger.error({ error: error instanceof Error ? error.stack : String(error) });
-    return refusalResponse({ status: 500, code: 'internal_error', message: 'An unexpected error occurred; retry later, and report it if it persists.' });
+    return refusalResponse({
+      status: 500,
+      code: 'internal_error',
+      message: 'An unexpected error occurred; retry later, and report it if it persists.',
+    });
   };
 }

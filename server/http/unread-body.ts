@@ -1,4 +1,4 @@
-import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
+import { type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { closeGently } from './closing.ts';
 import { mayWithholdBody } from './expect-continue.ts';
@@ -30,11 +30,19 @@ export function isDroppingAnsweredBody(socket: Duplex): boolean {
  * its next request starts) gets `Connection: close`, and the connection is closed gently after the
  * answer. A connection is never promised to stay open and then dropped.
  */
-export function unreadBodyResponse({ drainLimitBytes, lingerMs }: UnreadBodyLimits): typeof ServerResponse<IncomingMessage> {
-  const drainable = (req: IncomingMessage) => !mayWithholdBody(req) && (declaredBodyLength(req) ?? Infinity) <= drainLimitBytes;
+export function unreadBodyResponse({
+  drainLimitBytes,
+  lingerMs,
+}: UnreadBodyLimits): typeof ServerResponse<IncomingMessage> {
+  const drainable = (req: IncomingMessage) =>
+    !mayWithholdBody(req) && (declaredBodyLength(req) ?? Infinity) <= drainLimitBytes;
 
   return class UnreadBodyResponse extends ServerResponse<IncomingMessage> {
-    override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+    override writeHead(
+      statusCode: number,
+      statusMessage?: string,
+      headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+    ): this;
     override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
     override writeHead(...args: [number, ...unknown[]]): this {
       const { req } = this;

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../database.ts';
-import type { Database } from '../database.ts';
-import type { Clock } from '../clock.ts';
-import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
-import { InvalidApiKeyError, PLANS, assertValidNewApiKey, isPlan, limitsFor } from './plans.ts';
-import { SqliteKeyStore } from './sqlite-key-store.ts';
 import { loadContract, rateLimitRules } from '../../contract/index.ts';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../database.ts';
+import { openDatabase } from '../database.ts';
+import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
+import { assertValidNewApiKey, InvalidApiKeyError, isPlan, limitsFor, PLANS } from './plans.ts';
+import { SqliteKeyStore } from './sqlite-key-store.ts';
 
 export const USAGE = `Usage: npm run keys -- <command>
 
@@ -95,10 +95,9 @@ async function execute(
   }
 }
 
-function parseCommand(argv: readonly string[]): Command {
-  let parsed;
+function readArguments(argv: readonly string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: true,
@@ -113,7 +112,10 @@ function parseCommand(argv: readonly string[]): Command {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const { values, positionals } = parsed;
+}
+
+function parseCommand(argv: readonly string[]): Command {
+  const { values, positionals } = readArguments(argv);
   const [name, ...operands] = positionals;
   if (values.help || name === 'help') return { name: 'help' };
 
@@ -137,7 +139,8 @@ function parseCommand(argv: readonly string[]): Command {
       }
       const key: NewApiKey = { plan: values.plan };
       if (values.label !== undefined) key.label = parseLabel(values.label);
-      if (values['per-minute'] !== undefined) key.perMinute = parsePositiveInteger('--per-minute', values['per-minute']);
+      if (values['per-minute'] !== undefined)
+        key.perMinute = parsePositiveInteger('--per-minute', values['per-minute']);
       if (values['per-day'] !== undefined) key.perDay = parsePositiveInteger('--per-day', values['per-day']);
       assertValidNewApiKey(key);
       return { name: 'create', key };
@@ -198,7 +201,12 @@ function formatKeyTable(records: readonly ApiKeyRecord[]): string {
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => [...row[column]!].length)));
   return rows
-    .map((row) => row.map((cell, column) => cell + ' '.repeat(widths[column]! - [...cell].length)).join('  ').trimEnd())
+    .map((row) =>
+      row
+        .map((cell, column) => cell + ' '.repeat(widths[column]! - [...cell].length))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n')
     .concat('\n');
 }

@@ -1,7 +1,7 @@
-import type { ApiKeyRecord, NewApiKey } from './key-store.ts';
 import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
 import type { WindowLimits } from '../limiter/rate-limiter.ts';
 import { API_KEY_PREFIX, isWellFormedApiKey } from './api-key.ts';
+import type { ApiKeyRecord, NewApiKey } from './key-store.ts';
 
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -11,7 +11,10 @@ export function isPlan(value: string): value is Plan {
 }
 
 /** The limits that apply to a key: its plan's, from the contract's rules, or its own. */
-export function limitsFor(key: Pick<ApiKeyRecord, 'plan' | 'perMinute' | 'perDay'>, rules: RateLimitRules): WindowLimits {
+export function limitsFor(
+  key: Pick<ApiKeyRecord, 'plan' | 'perMinute' | 'perDay'>,
+  rules: RateLimitRules,
+): WindowLimits {
   if (rules.plans[key.plan] !== 'per-key') return fixedLimits(rules, key.plan);
   if (key.perMinute === null || key.perDay === null) {
     throw new Error(`A key of the ${key.plan} plan has no limits of its own.`);

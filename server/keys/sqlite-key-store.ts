@@ -1,12 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { systemClock } from '../clock.ts';
 import type { Clock } from '../clock.ts';
+import { systemClock } from '../clock.ts';
 import { changeDetector } from '../store/change-detector.ts';
 import { ReadCache } from '../store/read-cache.ts';
 import { withSqlite } from '../store/sqlite-errors.ts';
 import { generateApiKey, hashKey } from './api-key.ts';
-import { assertValidNewApiKey, type Plan } from './plans.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
+import { assertValidNewApiKey, type Plan } from './plans.ts';
 
 /** Every request looks its key up; the active keys of a deployment fit in memory many times over. */
 const CACHED_KEYS = 10_000;
@@ -44,7 +44,14 @@ export class SqliteKeyStore implements KeyStore {
     const secret = key.secret ?? generateApiKey();
     // `all`, not `get`, so a failed commit throws (see SqlitePetStore.create).
     const [record] = withSqlite(() =>
-      this.#insert.all(key.label ?? null, key.plan, key.perMinute ?? null, key.perDay ?? null, hashKey(secret), this.#now()),
+      this.#insert.all(
+        key.label ?? null,
+        key.plan,
+        key.perMinute ?? null,
+        key.perDay ?? null,
+        hashKey(secret),
+        this.#now(),
+      ),
     );
     if (!record) throw new Error('SQLite returned no row for an inserted key.');
     return { record, secret };

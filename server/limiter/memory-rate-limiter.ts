@@ -14,14 +14,14 @@
 import type { Clock } from '../clock.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from './rate-limiter.ts';
 import {
+  type Ban,
+  type BanPolicy,
+  type BucketCounters,
   banForgotten,
   countersExpired,
   freshCounters,
   MINUTE_MS,
   takeHit,
-  type Ban,
-  type BanPolicy,
-  type BucketCounters,
 } from './rate-policy.ts';
 
 export const DEFAULT_MAX_BUCKETS = 100_000;
@@ -120,8 +120,6 @@ function evictBeyondCap(map: Map<string, unknown>, cap: number): void {
 
 function assertLimits({ perMinute, perDay }: WindowLimits): void {
   if (!Number.isSafeInteger(perMinute) || perMinute < 1 || !Number.isSafeInteger(perDay) || perDay < 1) {
-    throw new RangeError(
-      `Rate limits must be positive integers, not perMinute=${perMinute}, perDay=${perDay}.`,
-    );
+    throw new RangeError(`Rate limits must be positive integers, not perMinute=${perMinute}, perDay=${perDay}.`);
   }
 }

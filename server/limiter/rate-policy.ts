@@ -98,13 +98,7 @@ export function takeHit(
   if (minuteLeft > 0 && dayLeft > 0) {
     counters.minute = countIn(minute, now, MINUTE_MS);
     counters.day = countIn(day, now, DAY_MS);
-    const shown = shownWindow(
-      limits,
-      minuteLeft - 1,
-      counters.minute.endsAt,
-      dayLeft - 1,
-      counters.day.endsAt,
-    );
+    const shown = shownWindow(limits, minuteLeft - 1, counters.minute.endsAt, dayLeft - 1, counters.day.endsAt);
     return { decision: { outcome: 'allowed', ...shown } };
   }
 

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { CLIENT_CLOSED_REQUEST } from '../client-abort.ts';
-import type { Logger } from '../logger.ts';
 import type { AppEnv } from '../http-types.ts';
+import type { Logger } from '../logger.ts';
 
 /**
  * One line per request. It names the path without the query string and never the

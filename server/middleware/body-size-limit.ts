@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ApiError } from '../errors.ts';
 import { loadContract } from '../../contract/index.ts';
+import { ApiError } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /**

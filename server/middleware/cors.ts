@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ContractPath } from '../../contract/index.ts';
 import { cors } from 'hono/cors';
+import type { ContractPath } from '../../contract/index.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /** Headers a browser client may read: it needs them to paginate, back off and notice deprecation. */

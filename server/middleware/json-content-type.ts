@@ -11,7 +11,11 @@ export function assertJsonContentType(contentType: string | undefined): void {
   const [mediaType, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim());
   if (mediaType?.toLowerCase() !== 'application/json') {
     const got = contentType ? `got \`${contentType.slice(0, 100)}\`` : 'got none';
-    throw new ApiError(415, 'unsupported_media_type', `The request body must be sent with \`Content-Type: application/json\`; ${got}.`);
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      `The request body must be sent with \`Content-Type: application/json\`; ${got}.`,
+    );
   }
   for (const parameter of parameters) {
     const [name, value = ''] = parameter.split('=').map((part) => part.trim());

@@ -9,7 +9,11 @@ export function answerMethodNotAllowed(app: Hono<AppEnv>): MiddlewareHandler<App
     app,
     onMethodNotAllowed: (c, methods) =>
       c.json(
-        errorBody(405, 'method_not_allowed', `${c.req.path} does not support ${c.req.method}; it supports ${methods.join(', ')}.`),
+        errorBody(
+          405,
+          'method_not_allowed',
+          `${c.req.path} does not support ${c.req.method}; it supports ${methods.join(', ')}.`,
+        ),
         405,
         { Allow: methods.join(', ') },
       ),

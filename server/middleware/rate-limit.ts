@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
+import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
 import { ApiError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
-import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
 import { limitsFor } from '../keys/plans.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
 

@@ -26,7 +26,11 @@ const REMEMBERED_CURSORS = 1_000;
 export function createCursorCodec(secret: Buffer): CursorCodec {
   const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, SIGNATURE_BYTES);
   const invalid = (reason: string) =>
-    new ApiError(400, 'invalid_cursor', `Query parameter \`cursor\` ${reason}; follow the \`Link\` header of the previous page, or start again without a cursor.`);
+    new ApiError(
+      400,
+      'invalid_cursor',
+      `Query parameter \`cursor\` ${reason}; follow the \`Link\` header of the previous page, or start again without a cursor.`,
+    );
 
   const issued = new LRUCache<string, string>({ max: REMEMBERED_CURSORS });
 
@@ -51,9 +55,14 @@ export function createCursorCodec(secret: Buffer): CursorCodec {
       if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
         throw invalid('was not issued by this service or was altered');
       }
-      const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { a: number; s: string | null };
+      const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+        a: number;
+        s: string | null;
+      };
       if ((position.s ?? undefined) !== status) {
-        throw invalid(`was issued for ${position.s ? `\`status=${position.s}\`` : 'no status filter'}, not for ${status ? `\`status=${status}\`` : 'no status filter'}`);
+        throw invalid(
+          `was issued for ${position.s ? `\`status=${position.s}\`` : 'no status filter'}, not for ${status ? `\`status=${status}\`` : 'no status filter'}`,
+        );
       }
       return position.a;
     },

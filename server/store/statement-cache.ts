@@ -8,10 +8,19 @@ const statements = new WeakMap<Database, Map<string, Statement>>();
  * process on Node 24 when it finalizes a collected statement (WiseLibs/better-sqlite3#1515).
  * For the same reason, settings are written with `exec` rather than `pragma`.
  */
-export function statement<Params extends unknown[] = unknown[], Row = unknown>(db: Database, sql: string): Statement<Params, Row> {
+export function statement<Params extends unknown[] = unknown[], Row = unknown>(
+  db: Database,
+  sql: string,
+): Statement<Params, Row> {
   let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
   let prepared = cache.get(sql);
-  if (!prepared) cache.set(sql, (prepared = db.prepare(sql)));
+  if (!prepared) {
+    prepared = db.prepare(sql);
+    cache.set(sql, prepared);
+  }
   return prepared as Statement<Params, Row>;
 }

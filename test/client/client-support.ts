@@ -1,5 +1,10 @@
 import { expect } from 'vitest';
-import { createAnimalStoreClient, type AnimalStoreClientOptions, type ErrorBody, type Pet } from '../../client/index.ts';
+import {
+  type AnimalStoreClientOptions,
+  createAnimalStoreClient,
+  type ErrorBody,
+  type Pet,
+} from '../../client/index.ts';
 import { createTestApp, type TestAppOptions } from '../support/test-app.ts';
 
 export const BASE_URL = 'http://localhost/v1';
@@ -9,7 +14,10 @@ const STATUSES = ['available', 'pending', 'sold'] as const;
  * The real app in-process and a client of it; `sent` holds every request that reached the app,
  * so tests can count sends. Deprecation notices go to a no-op unless the test gives a handler.
  */
-export async function clientOfTestApp(appOptions: TestAppOptions = {}, clientOptions: Partial<AnimalStoreClientOptions> = {}) {
+export async function clientOfTestApp(
+  appOptions: TestAppOptions = {},
+  clientOptions: Partial<AnimalStoreClientOptions> = {},
+) {
   const app = await createTestApp(appOptions);
   const sent: Request[] = [];
   const client = createAnimalStoreClient({
@@ -54,7 +62,12 @@ export function scriptedFetch(...script: Array<Response | Error>) {
   const queue = [...script];
   const sent: SentRequest[] = [];
   const fetch = async (request: Request): Promise<Response> => {
-    sent.push({ method: request.method, url: request.url, authorization: request.headers.get('Authorization'), body: await request.text() });
+    sent.push({
+      method: request.method,
+      url: request.url,
+      authorization: request.headers.get('Authorization'),
+      body: await request.text(),
+    });
     const next = queue.shift();
     if (next === undefined) throw new Error(`Unscripted request: ${request.method} ${request.url}`);
     if (next instanceof Error) throw next;

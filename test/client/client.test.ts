@@ -44,7 +44,11 @@ describe('createAnimalStoreClient against the real server', () => {
 
   it('gets 401 unauthorized with a key the service does not know', async () => {
     const { app } = await testClient();
-    const stranger = createAnimalStoreClient({ baseUrl: BASE_URL, apiKey: 'not-a-key', fetch: async (request) => await app.app.fetch(request) });
+    const stranger = createAnimalStoreClient({
+      baseUrl: BASE_URL,
+      apiKey: 'not-a-key',
+      fetch: async (request) => await app.app.fetch(request),
+    });
 
     const { error, response } = await stranger.GET('/pets');
 

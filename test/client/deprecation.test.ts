@@ -75,6 +75,8 @@ describe('deprecation notices', () => {
 
     expect(warn).toHaveBeenCalledTimes(1);
     const [line] = warn.mock.calls[0]!;
-    expect(line).toBe('Animal Store API: GET /pets/{petId} is deprecated; it will be removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.');
+    expect(line).toBe(
+      'Animal Store API: GET /pets/{petId} is deprecated; it will be removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.',
+    );
   });
 });

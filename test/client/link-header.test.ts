@@ -3,7 +3,9 @@ import { findLink, parseLinkHeader } from '../../client/index.ts';
 
 describe('parseLinkHeader', () => {
   it('reads the target, relation types and parameters of each link', () => {
-    expect(parseLinkHeader('</v1/pets?limit=20&cursor=x>; rel="next", </v1/pets>; rel="successor-version"; title="List"')).toEqual([
+    expect(
+      parseLinkHeader('</v1/pets?limit=20&cursor=x>; rel="next", </v1/pets>; rel="successor-version"; title="List"'),
+    ).toEqual([
       { target: '/v1/pets?limit=20&cursor=x', rel: ['next'], params: { rel: 'next' } },
       { target: '/v1/pets', rel: ['successor-version'], params: { rel: 'successor-version', title: 'List' } },
     ]);

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnimalStoreError, createAnimalStoreClient, type Pet } from '../../client/index.ts';
-import { addPets, clientOfTestApp, collect, jsonResponse, pet, scriptedFetch, type ClientOfTestApp } from './client-support.ts';
+import {
+  addPets,
+  type ClientOfTestApp,
+  clientOfTestApp,
+  collect,
+  jsonResponse,
+  pet,
+  scriptedFetch,
+} from './client-support.ts';
 
 /** 55 pets, statuses cycling available, pending, sold: more than five pages of 10. */
 let t: ClientOfTestApp;
@@ -37,7 +45,9 @@ describe('listAllPets against the real server', () => {
 
     expect(pets).toEqual(expected);
     expect(t.sent.length - start).toBe(Math.ceil(expected.length / 4));
-    expect(new Set(t.sent.slice(start).map((request) => new URL(request.url).searchParams.get('status')))).toEqual(new Set([status]));
+    expect(new Set(t.sent.slice(start).map((request) => new URL(request.url).searchParams.get('status')))).toEqual(
+      new Set([status]),
+    );
   });
 
   it('uses the service default page size when no limit is given', async () => {
@@ -54,7 +64,9 @@ describe('listAllPets against the real server', () => {
 
     await collect(t.client.listAllPets({ limit: 20 }));
 
-    expect(t.sent.slice(start).map((request) => request.headers.get('Authorization'))).toEqual(Array(3).fill(`Bearer ${t.app.apiKey}`));
+    expect(t.sent.slice(start).map((request) => request.headers.get('Authorization'))).toEqual(
+      Array(3).fill(`Bearer ${t.app.apiKey}`),
+    );
   });
 
   it('sends nothing more when the caller stops early', async () => {
@@ -74,7 +86,11 @@ describe('listAllPets against the real server', () => {
     const error = await collect(t.client.listAllPets({ limit: 0 })).catch((thrown: unknown) => thrown);
 
     expect(error).toBeInstanceOf(AnimalStoreError);
-    expect(error).toMatchObject({ operation: 'GET /pets', status: 400, body: { code: 'validation_failed', status: 400 } });
+    expect(error).toMatchObject({
+      operation: 'GET /pets',
+      status: 400,
+      body: { code: 'validation_failed', status: 400 },
+    });
     expect((error as AnimalStoreError).message).toMatch(/^GET \/pets answered 400 validation_failed: .*limit/);
   });
 
@@ -101,7 +117,11 @@ describe('listAllPets following links', () => {
   const second = { ...pet, id: 2 };
 
   it.each([
-    { baseUrl: 'http://api.test/v1', link: '</v1/pets?limit=1&cursor=abc>; rel="next"', expected: 'http://api.test/v1/pets?limit=1&cursor=abc' },
+    {
+      baseUrl: 'http://api.test/v1',
+      link: '</v1/pets?limit=1&cursor=abc>; rel="next"',
+      expected: 'http://api.test/v1/pets?limit=1&cursor=abc',
+    },
     {
       baseUrl: 'https://gateway.test/animal-store/v1/',
       link: '</animal-store/v1/pets?limit=1&cursor=abc>; rel="next"',

@@ -12,13 +12,18 @@ async function freePlanClient() {
 }
 
 describe('rateLimit against the real server', () => {
-  it('reads the free plan\'s minute window from the first response', async () => {
+  it("reads the free plan's minute window from the first response", async () => {
     const { app, client } = await freePlanClient();
     const windowEnd = Math.ceil(app.clock.now() / 1000) + 60;
 
     const { response } = await client.GET('/pets');
 
-    expect(client.rateLimit(response)).toEqual({ limit: 60, remaining: 59, reset: windowEnd, resetAt: new Date(windowEnd * 1000) });
+    expect(client.rateLimit(response)).toEqual({
+      limit: 60,
+      remaining: 59,
+      reset: windowEnd,
+      resetAt: new Date(windowEnd * 1000),
+    });
   });
 
   it('counts down with each request, error responses included', async () => {
@@ -63,7 +68,10 @@ describe('rateLimit', () => {
     ['a reset that is a date', { ...complete, 'X-RateLimit-Reset': 'Thu, 05 Dec 2030 00:00:00 GMT' }],
     ['an empty remaining', { ...complete, 'X-RateLimit-Remaining': '' }],
   ])('is undefined with %s', (_name, headers) => {
-    const present = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)) as Record<string, string>;
+    const present = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)) as Record<
+      string,
+      string
+    >;
     expect(rateLimit(new Response(null, { headers: present }))).toBeUndefined();
   });
 });

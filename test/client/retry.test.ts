@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createAnimalStoreClient, type RetryOptions } from '../../client/index.ts';
-import { BASE_URL, clientOfTestApp, jsonResponse, pet, recordingSleep, scriptedFetch, tooManyRequests } from './client-support.ts';
+import {
+  BASE_URL,
+  clientOfTestApp,
+  jsonResponse,
+  pet,
+  recordingSleep,
+  scriptedFetch,
+  tooManyRequests,
+} from './client-support.ts';
 
 function scriptedClient(script: Array<Response | Error>, retry: Omit<RetryOptions, 'sleep'> = {}) {
   const { fetch, sent } = scriptedFetch(...script);
@@ -23,7 +31,7 @@ describe('createAnimalStoreClient: retrying 429', () => {
     expect(sent).toHaveLength(2);
   });
 
-  it('returns the 200 that follows two 429s, after waiting each one\'s Retry-After', async () => {
+  it("returns the 200 that follows two 429s, after waiting each one's Retry-After", async () => {
     const { client, sent, waits } = scriptedClient([
       tooManyRequests('rate_limited', 1),
       tooManyRequests('rate_limited', 3),
@@ -53,7 +61,13 @@ describe('createAnimalStoreClient: retrying 429', () => {
   it('backs off exponentially with full jitter when there is no Retry-After', async () => {
     const draws = [0.25, 0.75, 0.5, 0.5];
     const { client, waits } = scriptedClient(
-      [tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), jsonResponse([pet])],
+      [
+        tooManyRequests('rate_limited'),
+        tooManyRequests('rate_limited'),
+        tooManyRequests('rate_limited'),
+        tooManyRequests('rate_limited'),
+        jsonResponse([pet]),
+      ],
       { attempts: 5, baseDelayMs: 1_000, maxDelayMs: 3_000, random: () => draws.shift()! },
     );
 
@@ -68,10 +82,13 @@ describe('createAnimalStoreClient: retrying 429', () => {
     ['a draw near 0', () => 0],
     ['a draw near 1', () => 0.999_999],
   ])('keeps the backoff within [0, ceiling) with %s', async (_name, random) => {
-    const { client, waits } = scriptedClient([tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), jsonResponse([pet])], {
-      baseDelayMs: 400,
-      random,
-    });
+    const { client, waits } = scriptedClient(
+      [tooManyRequests('rate_limited'), tooManyRequests('rate_limited'), jsonResponse([pet])],
+      {
+        baseDelayMs: 400,
+        random,
+      },
+    );
 
     await client.GET('/pets');
 
@@ -83,8 +100,13 @@ describe('createAnimalStoreClient: retrying 429', () => {
   });
 
   it('backs off when Retry-After is not a number of seconds', async () => {
-    const notSeconds = jsonResponse({ code: 'rate_limited', message: 'Later.', status: 429 }, 429, { 'Retry-After': 'Wed, 21 Oct 2037 07:28:00 GMT' });
-    const { client, waits } = scriptedClient([notSeconds, jsonResponse([pet])], { baseDelayMs: 1_000, random: () => 0.5 });
+    const notSeconds = jsonResponse({ code: 'rate_limited', message: 'Later.', status: 429 }, 429, {
+      'Retry-After': 'Wed, 21 Oct 2037 07:28:00 GMT',
+    });
+    const { client, waits } = scriptedClient([notSeconds, jsonResponse([pet])], {
+      baseDelayMs: 1_000,
+      random: () => 0.5,
+    });
 
     await client.GET('/pets');
 
@@ -113,10 +135,13 @@ describe('createAnimalStoreClient: retrying 429', () => {
   });
 
   it('returns the 429 at once when the next wait would go past maxTotalWaitMs', async () => {
-    const { client, sent, waits } = scriptedClient([tooManyRequests('rate_limited', 30), tooManyRequests('rate_limited', 31), jsonResponse([pet])], {
-      attempts: 5,
-      maxTotalWaitMs: 60_000,
-    });
+    const { client, sent, waits } = scriptedClient(
+      [tooManyRequests('rate_limited', 30), tooManyRequests('rate_limited', 31), jsonResponse([pet])],
+      {
+        attempts: 5,
+        maxTotalWaitMs: 60_000,
+      },
+    );
 
     const { response } = await client.GET('/pets');
 
@@ -139,7 +164,9 @@ describe('createAnimalStoreClient: retrying 429', () => {
 
   it('returns a key_banned 429 at once without sending again', async () => {
     // A short Retry-After and a long budget, so only the ban itself can stop the retry.
-    const { client, sent, waits } = scriptedClient([tooManyRequests('key_banned', 5), jsonResponse([pet])], { maxTotalWaitMs: 3_600_000 });
+    const { client, sent, waits } = scriptedClient([tooManyRequests('key_banned', 5), jsonResponse([pet])], {
+      maxTotalWaitMs: 3_600_000,
+    });
 
     const { error, response } = await client.GET('/pets');
 
@@ -150,7 +177,9 @@ describe('createAnimalStoreClient: retrying 429', () => {
   });
 
   it.each([400, 401, 404, 500, 503])('does not retry a %s', async (status) => {
-    const { client, sent } = scriptedClient([jsonResponse({ code: 'internal_error', message: 'No.', status }, status, { 'Retry-After': '1' })]);
+    const { client, sent } = scriptedClient([
+      jsonResponse({ code: 'internal_error', message: 'No.', status }, status, { 'Retry-After': '1' }),
+    ]);
 
     const { response } = await client.GET('/pets');
 
@@ -161,7 +190,10 @@ describe('createAnimalStoreClient: retrying 429', () => {
 
 describe('createAnimalStoreClient: retrying network failures', () => {
   it('retries a GET whose fetch rejected, with backoff', async () => {
-    const { client, sent, waits } = scriptedClient([new TypeError('fetch failed'), jsonResponse([pet])], { baseDelayMs: 1_000, random: () => 0.5 });
+    const { client, sent, waits } = scriptedClient([new TypeError('fetch failed'), jsonResponse([pet])], {
+      baseDelayMs: 1_000,
+      random: () => 0.5,
+    });
 
     const { data } = await client.GET('/pets');
 
@@ -279,7 +311,10 @@ describe('createAnimalStoreClient: retrying against the real server', () => {
   it('returns key_banned at once for a banned key', async () => {
     const { waits, sleep } = recordingSleep();
     // A budget longer than the 15-minute ban, so only the ban itself can stop the retry.
-    const { app, client, sent } = await clientOfTestApp({ key: { plan: 'free' } }, { retry: { sleep, maxTotalWaitMs: 3_600_000 } });
+    const { app, client, sent } = await clientOfTestApp(
+      { key: { plan: 'free' } },
+      { retry: { sleep, maxTotalWaitMs: 3_600_000 } },
+    );
     onTestFinished(() => {
       app.close();
     });

@@ -28,9 +28,14 @@ async function collectedCases(): Promise<ResponseCaseMeta[]> {
   try {
     const { testModules, unhandledErrors } = await vitest.collect();
     expect(unhandledErrors, 'errors while collecting the suite').toEqual([]);
-    expect(testModules.flatMap((module) => module.errors()), 'suite files that failed to load').toEqual([]);
+    expect(
+      testModules.flatMap((module) => module.errors()),
+      'suite files that failed to load',
+    ).toEqual([]);
     expect(testModules, 'suite files').not.toHaveLength(0);
-    return testModules.flatMap((module) => [...module.children.allTests()].flatMap((test) => test.meta().responseCase ?? []));
+    return testModules.flatMap((module) =>
+      [...module.children.allTests()].flatMap((test) => test.meta().responseCase ?? []),
+    );
   } finally {
     await vitest.close();
   }

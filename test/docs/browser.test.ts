@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { ParameterObject } from 'openapi-typescript';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { docsLocations } from '../../scripts/docs/status.ts';
@@ -21,7 +22,6 @@ import {
   resolve,
   responses,
 } from '../spec/contract.ts';
-import type { ParameterObject } from 'openapi-typescript';
 
 const CHROMIUM = '/usr/bin/chromium';
 // The flags of the machine's notes: without the background-networking ones, Chromium itself tries
@@ -38,7 +38,9 @@ const CHROMIUM_ARGS = [
 ];
 const chromiumInstalled = existsSync(CHROMIUM);
 if (!chromiumInstalled) {
-  console.warn(`test/docs/browser.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`);
+  console.warn(
+    `test/docs/browser.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`,
+  );
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -60,7 +62,9 @@ const operationViews = operations.map(({ operationId, operation }) => {
     statuses: responses(operationId).map(([status]) => status),
     headers: Object.keys(successResponse.headers ?? {}),
     /** The strings of the success response's first example, as its JSON sample shows them. */
-    exampleStrings: stringLeaves(namedExamples(jsonContent(successResponse))[0]![1].value).map((text) => JSON.stringify(text)),
+    exampleStrings: stringLeaves(namedExamples(jsonContent(successResponse))[0]![1].value).map((text) =>
+      JSON.stringify(text),
+    ),
   };
 });
 
@@ -80,9 +84,12 @@ describe.skipIf(!chromiumInstalled)(
       if (ensured.outcome === 'failed') throw new Error(ensured.problem);
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
-      await context.route('**/*', (route) => (isThePage(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
+      await context.route('**/*', (route) =>
+        isThePage(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
+      );
       context.on('request', (request) => {
-        if (!isThePage(request.url()) && !/^(data|blob):/.test(request.url())) attempted.push(`${request.method()} ${request.url()}`);
+        if (!isThePage(request.url()) && !/^(data|blob):/.test(request.url()))
+          attempted.push(`${request.method()} ${request.url()}`);
       });
     }, 120_000);
 
@@ -97,7 +104,11 @@ describe.skipIf(!chromiumInstalled)(
       page.on('pageerror', (error) => pageErrors.push(error.message));
       page.on('websocket', (socket) => attempted.push(`WebSocket ${socket.url()}`));
       await page.goto(pageUrl, { waitUntil: 'load' });
-      await expect.poll(() => page.getByRole('heading', { name: `${contract.info.title} (${contract.info.version})` }).isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          page.getByRole('heading', { name: `${contract.info.title} (${contract.info.version})` }).isVisible(),
+        )
+        .toBe(true);
     });
 
     afterEach(async () => {
@@ -111,7 +122,9 @@ describe.skipIf(!chromiumInstalled)(
 
       await page.screenshot({ path: path.join(docs.dir, 'screenshot.png'), fullPage: true });
       for (const section of ['Authentication', 'Rate limits', 'Errors']) {
-        await expect.poll(() => page.getByRole('heading', { name: section }).isVisible(), { message: section }).toBe(true);
+        await expect
+          .poll(() => page.getByRole('heading', { name: section }).isVisible(), { message: section })
+          .toBe(true);
       }
     });
 
@@ -124,16 +137,27 @@ describe.skipIf(!chromiumInstalled)(
     });
 
     it('shows the rate-limit table of the plans', async () => {
-      await expect.poll(() => visible(page.getByRole('row', { name: 'Plan Requests per minute Requests per day' }))).toBe(true);
-      for (const row of ['free 60 1,000', 'pro 300 10,000', 'business 1,000 100,000', 'enterprise set per key set per key']) {
-        await expect.poll(() => visible(page.getByRole('row', { name: row, exact: true })), { message: row }).toBe(true);
+      await expect
+        .poll(() => visible(page.getByRole('row', { name: 'Plan Requests per minute Requests per day' })))
+        .toBe(true);
+      for (const row of [
+        'free 60 1,000',
+        'pro 300 10,000',
+        'business 1,000 100,000',
+        'enterprise set per key set per key',
+      ]) {
+        await expect
+          .poll(() => visible(page.getByRole('row', { name: row, exact: true })), { message: row })
+          .toBe(true);
       }
     });
 
     it('shows every error code of the Error schema in the error table', async () => {
       const codes = keywords(propertyOf(componentSchema('Error'), 'code')).enum as string[];
       for (const code of codes) {
-        await expect.poll(() => visible(page.getByRole('row', { name: new RegExp(`^${code} \\d{3} `) })), { message: code }).toBe(true);
+        await expect
+          .poll(() => visible(page.getByRole('row', { name: new RegExp(`^${code} \\d{3} `) })), { message: code })
+          .toBe(true);
       }
     });
 
@@ -157,22 +181,31 @@ describe.skipIf(!chromiumInstalled)(
         }
         const shown = await section.innerText();
         for (const text of view.exampleStrings) expect(shown, 'the example of the success response').toContain(text);
-        await expect.poll(() => visible(section.getByText(view.operationId, { exact: true })), { message: 'operation id' }).toBe(true);
+        await expect
+          .poll(() => visible(section.getByText(view.operationId, { exact: true })), { message: 'operation id' })
+          .toBe(true);
         await section.screenshot({ path: path.join(docs.dir, `screenshot-${view.operationId}.png`) });
       },
     );
 
-    it.each(operationViews)('marks $operationId deprecated, with its removal date, only when the contract does', async (view) => {
-      await openOperation(page, view.tag, view.summary);
-      const section = operationSection(page, view.summary);
+    it.each(operationViews)(
+      'marks $operationId deprecated, with its removal date, only when the contract does',
+      async (view) => {
+        await openOperation(page, view.tag, view.summary);
+        const section = operationSection(page, view.summary);
 
-      expect(await visible(section.getByText(/^deprecated$/i))).toBe(view.deprecated);
-      if (view.sunset) expect(await visible(section.getByText(view.sunset))).toBe(true);
-    });
+        expect(await visible(section.getByText(/^deprecated$/i))).toBe(view.deprecated);
+        if (view.sunset) expect(await visible(section.getByText(view.sunset))).toBe(true);
+      },
+    );
 
     it('finds createPet with the search box and opens it', async () => {
       const createPet = operationViews.find((view) => view.operationId === 'createPet')!;
-      await page.getByText(/^Search\b/).filter({ visible: true }).first().click();
+      await page
+        .getByText(/^Search\b/)
+        .filter({ visible: true })
+        .first()
+        .click();
       await page.getByPlaceholder('Search docs...').fill('createPet');
       const result = page.getByTestId('search-dialog').getByRole('link', { name: new RegExp(createPet.summary) });
       await expect.poll(() => visible(result)).toBe(true);
@@ -202,7 +235,10 @@ async function visible(locator: Locator): Promise<boolean> {
 /** Opens an operation the way a reader does: expand its tag in the sidebar, click its entry. */
 async function openOperation(page: Page, tag: string, summary: string): Promise<void> {
   await page.getByRole('link', { name: tag, exact: true }).filter({ visible: true }).click();
-  await page.getByRole('link', { name: new RegExp(`^${summary}`) }).filter({ visible: true }).click();
+  await page
+    .getByRole('link', { name: new RegExp(`^${summary}`) })
+    .filter({ visible: true })
+    .click();
   await expect.poll(() => visible(page.getByRole('heading', { name: summary }))).toBe(true);
 }
 

@@ -16,7 +16,10 @@ describe('withOperationIds', () => {
     const decorated = withOperationIds(document);
 
     expect(decorated.paths['/pets'].get.description).toBe('Returns animals.\n\nOperation ID: `listPets`');
-    expect(decorated.paths['/pets'].post).toEqual({ operationId: 'createPet', description: 'Operation ID: `createPet`' });
+    expect(decorated.paths['/pets'].post).toEqual({
+      operationId: 'createPet',
+      description: 'Operation ID: `createPet`',
+    });
     expect(decorated.paths['/pets'].parameters).toEqual(document.paths['/pets'].parameters);
   });
 

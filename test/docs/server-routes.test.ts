@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
-import { DEFAULT_DOCS_FILES, docsRoutes, type DocsFiles } from '../../server/docs.ts';
+import { DEFAULT_DOCS_FILES, type DocsFiles, docsRoutes } from '../../server/docs.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -68,7 +68,7 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
     for (const name of RATE_LIMIT_HEADERS) expect(response.headers.has(name), name).toBe(false);
   });
 
-  it('counts no docs request against the caller\'s window, even past the free plan\'s minute limit', async () => {
+  it("counts no docs request against the caller's window, even past the free plan's minute limit", async () => {
     for (let round = 0; round < 25; round += 1) {
       for (const target of DOCS_PATHS) expect((await anonymous(target)).status).toBe(200);
     }
@@ -90,16 +90,19 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
     expect(withKey.status).toBe(200);
   });
 
-  it.each(DOCS_PATHS)('lets caches keep %s but revalidate it: no-cache with an ETag, 304 while it matches', async (target) => {
-    const first = await anonymous(target);
-    const etag = first.headers.get('ETag');
+  it.each(DOCS_PATHS)(
+    'lets caches keep %s but revalidate it: no-cache with an ETag, 304 while it matches',
+    async (target) => {
+      const first = await anonymous(target);
+      const etag = first.headers.get('ETag');
 
-    expect(first.headers.get('Cache-Control')).toBe('no-cache');
-    expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
-    const again = await anonymous(target, { headers: { 'If-None-Match': etag! } });
-    expect(again.status).toBe(304);
-    expect(await again.text()).toBe('');
-  });
+      expect(first.headers.get('Cache-Control')).toBe('no-cache');
+      expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
+      const again = await anonymous(target, { headers: { 'If-None-Match': etag! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+    },
+  );
 
   it('redirects /docs/ to /docs, where the relative download links resolve', async () => {
     const response = await anonymous('/docs/');

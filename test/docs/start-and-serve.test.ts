@@ -1,11 +1,11 @@
 // The docs step of `npm start` (build dist/docs/ when missing or stale, never block the server)
 // and `npm run docs:serve`, on a throw-away copy of the repository.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFile, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDocs, type DocsEnsured } from '../../scripts/docs/ensure.ts';
-import { docsLocations, docsStatus, type DocsLocations } from '../../scripts/docs/status.ts';
+import { type DocsEnsured, ensureDocs } from '../../scripts/docs/ensure.ts';
+import { type DocsLocations, docsLocations, docsStatus } from '../../scripts/docs/status.ts';
 import { createWorkspace, run, type Workspace } from '../pipeline/workspace.ts';
 
 describe('ensureDocs, the docs step of npm start', { timeout: 120_000 }, () => {
@@ -55,7 +55,10 @@ describe('ensureDocs, the docs step of npm start', { timeout: 120_000 }, () => {
 
   it('rebuilds when the download copy differs from generated/ (docs built from another contract)', async () => {
     await writeFile(workspace.path('dist/docs/openapi.json'), '{}');
-    expect(await docsStatus(workspace.locations)).toMatchObject({ state: 'stale', reason: expect.stringContaining('openapi.json') });
+    expect(await docsStatus(workspace.locations)).toMatchObject({
+      state: 'stale',
+      reason: expect.stringContaining('openapi.json'),
+    });
 
     const ensured = await ensureDocs(workspace.locations, () => {});
 
@@ -78,7 +81,10 @@ describe('ensureDocs, the docs step of npm start', { timeout: 120_000 }, () => {
     it('reports the failure instead of throwing', async () => {
       const ensured = await ensureDocs(workspace.locations, () => {});
 
-      expect(ensured).toMatchObject({ outcome: 'failed', problem: expect.stringContaining('generated/openapi.json (stale)') });
+      expect(ensured).toMatchObject({
+        outcome: 'failed',
+        problem: expect.stringContaining('generated/openapi.json (stale)'),
+      });
     });
 
     it('lets npm start go on to the server, warning that /docs answers 404 until npm run docs succeeds', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
 import { lint, lintFromString, loadConfig, parseYaml, stringifyYaml } from '@redocly/openapi-core';
+import { describe, expect, it } from 'vitest';
 
 type Node = Record<string, unknown>;
 type Mutation = (document: Node) => void;
@@ -55,7 +55,13 @@ async function lintFixture(...mutations: Mutation[]) {
   return [...distinct.values()];
 }
 
-const violations: Array<{ ruleId: string; violation: string; mutate: Mutation; pointer: string; alsoFires?: Finding[] }> = [
+const violations: Array<{
+  ruleId: string;
+  violation: string;
+  mutate: Mutation;
+  pointer: string;
+  alsoFires?: Finding[];
+}> = [
   {
     ruleId: 'rule/operation-declares-401-429-and-503',
     violation: 'an operation without 401',
@@ -277,7 +283,9 @@ const isProjectRule = (ruleId: string) => ruleId.startsWith('rule/') || ruleId.s
 
 describe('redocly.yaml custom rules', () => {
   it('has a violating fixture for every custom rule it configures', () => {
-    const configured = Object.keys((parseYaml(readFileSync(repository('redocly.yaml'), 'utf8')) as { rules: Node }).rules)
+    const configured = Object.keys(
+      (parseYaml(readFileSync(repository('redocly.yaml'), 'utf8')) as { rules: Node }).rules,
+    )
       .filter(isProjectRule)
       .sort();
     const covered = [...new Set(violations.map(({ ruleId }) => ruleId).filter(isProjectRule))].sort();
@@ -299,6 +307,8 @@ describe('redocly.yaml custom rules', () => {
 describe('the project contract', () => {
   it('lints with no problem at all, errors or warnings', async () => {
     const problems = await lint({ ref: repository('openapi/openapi.yaml'), config });
-    expect(problems.map(({ ruleId, message, location }) => `${ruleId} ${location[0]?.pointer}: ${message}`)).toEqual([]);
+    expect(problems.map(({ ruleId, message, location }) => `${ruleId} ${location[0]?.pointer}: ${message}`)).toEqual(
+      [],
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/index.ts';
+import { type RunningMock, startMock } from '../../mock/index.ts';
 import { AUTHORIZED, exampleValue } from './support.ts';
 
 describe('startMock with dynamic answers', { timeout: 60_000 }, () => {
@@ -17,7 +17,8 @@ describe('startMock with dynamic answers', { timeout: 60_000 }, () => {
     await Promise.all([first, sameSeed, otherSeed].map((mock) => mock?.close()));
   });
 
-  const listPets = async (mock: RunningMock) => (await fetch(`${mock.url}/v1/pets`, { headers: AUTHORIZED })).json() as Promise<unknown>;
+  const listPets = async (mock: RunningMock) =>
+    (await fetch(`${mock.url}/v1/pets`, { headers: AUTHORIZED })).json() as Promise<unknown>;
 
   it('generates data instead of answering with the examples', async () => {
     const pets = await listPets(first);
@@ -37,12 +38,15 @@ describe('startMock with dynamic answers', { timeout: 60_000 }, () => {
   it.each([
     ['/v1/pets/42', 404, ['ErrorNotFound']],
     ['/v1/pets', 429, ['ErrorRateLimited', 'ErrorKeyBanned']],
-  ])("answers %s with Prefer: code=%i with one of the contract's examples of that status", async (path, status, names) => {
-    const response = await fetch(first.url + path, { headers: { ...AUTHORIZED, Prefer: `code=${status}` } });
+  ])(
+    "answers %s with Prefer: code=%i with one of the contract's examples of that status",
+    async (path, status, names) => {
+      const response = await fetch(first.url + path, { headers: { ...AUTHORIZED, Prefer: `code=${status}` } });
 
-    expect(response.status).toBe(status);
-    expect(names.map(exampleValue)).toContainEqual(await response.json());
-  });
+      expect(response.status).toBe(status);
+      expect(names.map(exampleValue)).toContainEqual(await response.json());
+    },
+  );
 
   it('generates pets with only the fields a Pet declares', async () => {
     const pets = (await listPets(first)) as Record<string, unknown>[];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/index.ts';
+import { type RunningMock, startMock } from '../../mock/index.ts';
 import { createWorkspace, type Workspace } from '../pipeline/workspace.ts';
 import { AUTHORIZED } from './support.ts';
 
@@ -35,7 +35,9 @@ describe('startMock with watch', { timeout: 60_000 }, () => {
     await renameFirstPet('Edited Rex');
 
     await expect.poll(firstPetName, { timeout: 15_000, interval: 50 }).toBe('Edited Rex');
-    await expect.poll(() => logged.join('\n'), { timeout: 15_000, interval: 50 }).toMatch(/serving the new contract, \d+ ms after the edit to openapi\/components\/examples\/PetsFirstPage\.yaml/);
+    await expect
+      .poll(() => logged.join('\n'), { timeout: 15_000, interval: 50 })
+      .toMatch(/serving the new contract, \d+ ms after the edit to openapi\/components\/examples\/PetsFirstPage\.yaml/);
   });
 
   it('prints the findings of an invalid edit and keeps serving the last good contract', async () => {
@@ -44,7 +46,9 @@ describe('startMock with watch', { timeout: 60_000 }, () => {
 
     await workspace.write('openapi/components/schemas/PetStatus.yaml', 'type: string\nenum: [available\n');
 
-    await expect.poll(() => logged.join('\n'), { timeout: 15_000, interval: 50 }).toContain('still serving the last good contract');
+    await expect
+      .poll(() => logged.join('\n'), { timeout: 15_000, interval: 50 })
+      .toContain('still serving the last good contract');
     expect(logged.join('\n')).toContain('openapi/components/schemas/PetStatus.yaml');
     expect(await firstPetName()).toBe('Last good Rex');
   });
@@ -52,7 +56,9 @@ describe('startMock with watch', { timeout: 60_000 }, () => {
   it('serves the next valid edit after an invalid one', async () => {
     const goodStatus = await workspace.read('openapi/components/schemas/PetStatus.yaml');
     await workspace.write('openapi/components/schemas/PetStatus.yaml', 'type: string\nenum: [available\n');
-    await expect.poll(() => logged.join('\n'), { timeout: 15_000, interval: 50 }).toContain('still serving the last good contract');
+    await expect
+      .poll(() => logged.join('\n'), { timeout: 15_000, interval: 50 })
+      .toContain('still serving the last good contract');
 
     await workspace.write('openapi/components/schemas/PetStatus.yaml', goodStatus);
     await renameFirstPet('Recovered Rex');

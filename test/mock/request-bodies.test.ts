@@ -2,9 +2,9 @@ import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/index.ts';
+import { type RunningMock, startMock } from '../../mock/index.ts';
 import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '../../server/middleware/body-size-limit.ts';
-import { startRealServer, type RealServer } from '../contract/support/real-server.ts';
+import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 import { AUTHORIZED, expectContractError } from './support.ts';
 
 const JSON_TYPE = 'application/json';
@@ -66,7 +66,8 @@ describe("startMock's request body limit", { timeout: 30_000 }, () => {
   let answers: Map<string, AnswerSent>;
   const recordAnswer = (message: unknown) => {
     const { request, socket } = message as { request: http.IncomingMessage; socket: Socket };
-    if (socket.localPort === Number(new URL(mock.url).port)) answers.set(request.url ?? '', { socket, bytesRead: socket.bytesRead });
+    if (socket.localPort === Number(new URL(mock.url).port))
+      answers.set(request.url ?? '', { socket, bytesRead: socket.bytesRead });
   };
   beforeAll(() => {
     diagnostics.subscribe('http.server.response.finish', recordAnswer);
@@ -81,18 +82,30 @@ describe("startMock's request body limit", { timeout: 30_000 }, () => {
   it.each<[string, () => RequestInit['body']]>([
     ['chunked, without Content-Length', () => streamedBody(BODY_BYTES)],
     ['with Content-Length', () => new Uint8Array(BODY_BYTES).fill(0x20)],
-  ])('answers an 8 MiB body sent %s with 413 after reading at most the limit and two socket reads of it', async (_framing, body) => {
-    const response = await fetch(`${mock.url}/v1/pets`, { method: 'POST', headers: JSON_HEADERS, body: body(), duplex: 'half' });
+  ])(
+    'answers an 8 MiB body sent %s with 413 after reading at most the limit and two socket reads of it',
+    async (_framing, body) => {
+      const response = await fetch(`${mock.url}/v1/pets`, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: body(),
+        duplex: 'half',
+      });
 
-    const { message } = await expectContractError(response, 413, 'payload_too_large');
-    expect(message).toBe(PAYLOAD_TOO_LARGE_MESSAGE);
-    expect(answers.get('/v1/pets')?.bytesRead).toBeLessThanOrEqual(MAX_BODY_BYTES + 2 * SOCKET_READ_BYTES);
-  });
+      const { message } = await expectContractError(response, 413, 'payload_too_large');
+      expect(message).toBe(PAYLOAD_TOO_LARGE_MESSAGE);
+      expect(answers.get('/v1/pets')?.bytesRead).toBeLessThanOrEqual(MAX_BODY_BYTES + 2 * SOCKET_READ_BYTES);
+    },
+  );
 
   it('reads the rest of a refused body after answering, so the client gets the whole answer and the connection serves its next request', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const refused = await send(`${mock.url}/v1/pets?refused`, { method: 'POST', headers: JSON_HEADERS, agent }, Buffer.alloc(BODY_BYTES, 0x20));
+      const refused = await send(
+        `${mock.url}/v1/pets?refused`,
+        { method: 'POST', headers: JSON_HEADERS, agent },
+        Buffer.alloc(BODY_BYTES, 0x20),
+      );
       const next = await send(`${mock.url}/v1/pets?next`, { method: 'POST', headers: JSON_HEADERS, agent }, NEW_PET);
 
       expect(refused.status).toBe(413);
@@ -127,19 +140,37 @@ const CASES: Array<[string, BodyCase]> = [
   ['an empty body', { contentType: JSON_TYPE, body: '' }],
   ['a body of whitespace only', { contentType: JSON_TYPE, body: ' \n\t ' }],
   ['truncated JSON', { contentType: JSON_TYPE, body: '{"name": "Rex",' }],
-  ['bytes that are not UTF-8', { contentType: JSON_TYPE, body: Buffer.from([...Buffer.from('{"name":"R'), 0xff, ...Buffer.from('x","categoryId":3}')]) }],
+  [
+    'bytes that are not UTF-8',
+    {
+      contentType: JSON_TYPE,
+      body: Buffer.from([...Buffer.from('{"name":"R'), 0xff, ...Buffer.from('x","categoryId":3}')]),
+    },
+  ],
   ['a Content-Type that is not JSON', { contentType: 'text/plain', body: NEW_PET }],
   ['no Content-Type', { body: NEW_PET }],
   ['a charset other than UTF-8', { contentType: `${JSON_TYPE}; charset=iso-8859-1`, body: NEW_PET }],
   ['a charset of UTF-8', { contentType: `${JSON_TYPE}; charset=utf-8`, body: NEW_PET }],
-  ['a UTF-8 byte order mark before the JSON', { contentType: JSON_TYPE, body: Buffer.concat([BYTE_ORDER_MARK, Buffer.from(NEW_PET)]) }],
+  [
+    'a UTF-8 byte order mark before the JSON',
+    { contentType: JSON_TYPE, body: Buffer.concat([BYTE_ORDER_MARK, Buffer.from(NEW_PET)]) },
+  ],
   ['a body over 16 KiB with Content-Length', { contentType: JSON_TYPE, body: OVER_LIMIT }],
   ['a body over 16 KiB, chunked', { contentType: JSON_TYPE, body: OVER_LIMIT, framing: 'chunked' }],
-  ['a body over 16 KiB that is not JSON either', { contentType: JSON_TYPE, body: `{${OVER_LIMIT}`, framing: 'chunked' }],
+  [
+    'a body over 16 KiB that is not JSON either',
+    { contentType: JSON_TYPE, body: `{${OVER_LIMIT}`, framing: 'chunked' },
+  ],
   ['a body over 16 KiB of another Content-Type', { contentType: 'text/plain', body: OVER_LIMIT, framing: 'chunked' }],
   ['an empty body of another Content-Type', { contentType: 'text/plain', body: '' }],
-  ['truncated JSON to a path the contract lacks', { path: '/v1/nothing-here', contentType: JSON_TYPE, body: '{"name":' }],
-  ['truncated JSON with a method the path does not support', { method: 'PUT', path: '/v1/pets/42', contentType: JSON_TYPE, body: '{"name":' }],
+  [
+    'truncated JSON to a path the contract lacks',
+    { path: '/v1/nothing-here', contentType: JSON_TYPE, body: '{"name":' },
+  ],
+  [
+    'truncated JSON with a method the path does not support',
+    { method: 'PUT', path: '/v1/pets/42', contentType: JSON_TYPE, body: '{"name":' },
+  ],
   ['truncated JSON to an operation that takes no body', { method: 'GET', contentType: JSON_TYPE, body: '{"name":' }],
 ];
 

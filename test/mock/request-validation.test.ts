@@ -1,8 +1,8 @@
 // The mock's front validates requests with the contract module's validator, as the server does,
 // so an invalid request gets the same status and the same Error body from both, to the word.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/index.ts';
-import { startRealServer, type RealServer } from '../contract/support/real-server.ts';
+import { type RunningMock, startMock } from '../../mock/index.ts';
+import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 import { AUTHORIZED } from './support.ts';
 
 interface InvalidRequest {
@@ -21,7 +21,8 @@ interface Outcome {
 
 const NEW_PET = { name: 'Rex', categoryId: 3 };
 const createPet = (json: string): InvalidRequest => ({ method: 'POST', target: '/v1/pets', json });
-const createPetWith = (fields: Record<string, unknown>): InvalidRequest => createPet(JSON.stringify({ ...NEW_PET, ...fields }));
+const createPetWith = (fields: Record<string, unknown>): InvalidRequest =>
+  createPet(JSON.stringify({ ...NEW_PET, ...fields }));
 
 const INVALID_REQUESTS: Array<[string, InvalidRequest]> = [
   // listPets: query parameters.
@@ -62,7 +63,11 @@ const INVALID_REQUESTS: Array<[string, InvalidRequest]> = [
   ['a body that is null', createPet('null')],
 ];
 
-async function outcomeOf(origin: string, authorization: string, { method = 'GET', target, json }: InvalidRequest): Promise<Outcome> {
+async function outcomeOf(
+  origin: string,
+  authorization: string,
+  { method = 'GET', target, json }: InvalidRequest,
+): Promise<Outcome> {
   const headers = { Authorization: authorization, ...(json !== undefined && { 'Content-Type': 'application/json' }) };
   const response = await fetch(origin + target, { method, headers, body: json });
   const text = await response.text();
@@ -79,16 +84,24 @@ describe("startMock and the server on requests the contract's validator refuses"
     await Promise.all([mock?.close(), server?.close()]);
   });
 
-  it.each(INVALID_REQUESTS)('answer %s with the same status and Error body, details included', async (_case, request) => {
-    const fromServer = await outcomeOf(server.origin, `Bearer ${server.apiKey}`, request);
+  it.each(INVALID_REQUESTS)(
+    'answer %s with the same status and Error body, details included',
+    async (_case, request) => {
+      const fromServer = await outcomeOf(server.origin, `Bearer ${server.apiKey}`, request);
 
-    expect(fromServer.status).toBe(400);
-    if (request.method !== 'HEAD') expect(fromServer.body).toMatchObject({ code: 'validation_failed', details: expect.any(Array) });
-    expect(await outcomeOf(mock.url, AUTHORIZED.Authorization, request)).toEqual(fromServer);
-  });
+      expect(fromServer.status).toBe(400);
+      if (request.method !== 'HEAD')
+        expect(fromServer.body).toMatchObject({ code: 'validation_failed', details: expect.any(Array) });
+      expect(await outcomeOf(mock.url, AUTHORIZED.Authorization, request)).toEqual(fromServer);
+    },
+  );
 
   it('names every field at fault, in the order of the schema, and the first in the message', async () => {
-    const { body } = await outcomeOf(mock.url, AUTHORIZED.Authorization, createPet('{"status":"lost","categoryId":"a","name":5}'));
+    const { body } = await outcomeOf(
+      mock.url,
+      AUTHORIZED.Authorization,
+      createPet('{"status":"lost","categoryId":"a","name":5}'),
+    );
 
     expect(body).toEqual({
       code: 'validation_failed',

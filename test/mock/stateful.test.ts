@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startStatefulMock, STATEFUL_MOCK_KEY, type RunningStatefulMock } from '../../mock/stateful.ts';
+import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/stateful.ts';
 import { exampleValue, expectContractError } from './support.ts';
 
 describe('startStatefulMock', () => {
@@ -14,7 +14,11 @@ describe('startStatefulMock', () => {
   const request = (path: string, init: RequestInit = {}) =>
     fetch(mock.url + path, {
       ...init,
-      headers: { Authorization: `Bearer ${STATEFUL_MOCK_KEY}`, 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) },
+      headers: {
+        Authorization: `Bearer ${STATEFUL_MOCK_KEY}`,
+        'Content-Type': 'application/json',
+        ...(init.headers as Record<string, string>),
+      },
     });
 
   it('accepts the fixed development key it prints', async () => {
@@ -23,7 +27,11 @@ describe('startStatefulMock', () => {
   });
 
   it('refuses any other key with 401', async () => {
-    await expectContractError(await request('/v1/pets', { headers: { Authorization: 'Bearer ask_not_the_development_key_00' } }), 401, 'unauthorized');
+    await expectContractError(
+      await request('/v1/pets', { headers: { Authorization: 'Bearer ask_not_the_development_key_00' } }),
+      401,
+      'unauthorized',
+    );
   });
 
   it("starts with the pets of the contract's examples, under the ids the examples show", async () => {
@@ -35,7 +43,10 @@ describe('startStatefulMock', () => {
   });
 
   it('lists and fetches a pet once it is created', async () => {
-    const created = await request('/v1/pets', { method: 'POST', body: JSON.stringify(exampleValue('NewPetWithStatus')) });
+    const created = await request('/v1/pets', {
+      method: 'POST',
+      body: JSON.stringify(exampleValue('NewPetWithStatus')),
+    });
     const pet = (await created.json()) as { id: number };
 
     expect(created.status).toBe(201);

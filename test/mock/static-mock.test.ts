@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/index.ts';
+import { type RunningMock, startMock } from '../../mock/index.ts';
 import { AUTHORIZED, exampleValue, expectContractError, headerExample, RATE_LIMIT_HEADERS } from './support.ts';
 
 describe('startMock with the contract examples', { timeout: 30_000 }, () => {
@@ -52,7 +52,11 @@ describe('startMock with the contract examples', { timeout: 30_000 }, () => {
     it('lets a browser call it from any origin (CORS preflight)', async () => {
       const response = await fetch(`${mock.url}/v1/pets`, {
         method: 'OPTIONS',
-        headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+        headers: {
+          Origin: 'http://localhost:5173',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization',
+        },
       });
 
       expect(response.status).toBe(204);
@@ -105,7 +109,7 @@ describe('startMock with the contract examples', { timeout: 30_000 }, () => {
 
   describe('routing', () => {
     it.each(['/nope', '/v1/nope', '/pets', '/v1/pets/42/photos', '/__animal-store-mock/generation'])(
-      'answers the unknown path %s with 404 and the Error body, not Prism\'s problem+json',
+      "answers the unknown path %s with 404 and the Error body, not Prism's problem+json",
       async (path) => {
         await expectContractError(await request(path), 404, 'not_found');
       },
@@ -129,12 +133,15 @@ describe('startMock with the contract examples', { timeout: 30_000 }, () => {
       ['a missing required field', () => createPet('{"name":"Rex"}'), /categoryId/],
       ['a limit out of range', () => request('/v1/pets?limit=500'), /limit/],
       ['a petId that is not a number', () => request('/v1/pets/abc'), /petid/i],
-    ])('answers %s with 400 validation_failed naming what is wrong, in the message and in details', async (_case, send, named) => {
-      const { message, details } = await expectContractError(await send(), 400, 'validation_failed');
+    ])(
+      'answers %s with 400 validation_failed naming what is wrong, in the message and in details',
+      async (_case, send, named) => {
+        const { message, details } = await expectContractError(await send(), 400, 'validation_failed');
 
-      expect(message).toMatch(named);
-      expect(details?.[0]?.name).toMatch(named);
-    });
+        expect(message).toMatch(named);
+        expect(details?.[0]?.name).toMatch(named);
+      },
+    );
 
     it('answers a body that is not JSON with 400 malformed_json', async () => {
       const { message } = await expectContractError(await createPet('{"name":'), 400, 'malformed_json');
@@ -143,7 +150,11 @@ describe('startMock with the contract examples', { timeout: 30_000 }, () => {
     });
 
     it('answers a body that is not application/json with 415', async () => {
-      await expectContractError(await createPet('name=Rex', { 'Content-Type': 'text/plain' }), 415, 'unsupported_media_type');
+      await expectContractError(
+        await createPet('name=Rex', { 'Content-Type': 'text/plain' }),
+        415,
+        'unsupported_media_type',
+      );
     });
 
     it('answers a valid createPet with 201, the PetCreated example and Location', async () => {

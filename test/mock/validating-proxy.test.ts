@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { proxyViolations, startValidatingProxy, type RunningMock } from '../../mock/index.ts';
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { proxyViolations, type RunningMock, startValidatingProxy } from '../../mock/index.ts';
+import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { exampleValue, headerExample, RATE_LIMIT_HEADERS } from './support.ts';
 
 interface Received {
@@ -61,7 +61,11 @@ describe('startValidatingProxy', { timeout: 30_000 }, () => {
   });
 
   it('hands the server the request exactly as sent: method, path, query, headers and body bytes', async () => {
-    reply = { status: 201, headers: { 'Content-Type': 'application/json', Location: '/v1/pets/42', ...RATE_LIMITS }, body: JSON.stringify(exampleValue('PetCreated')) };
+    reply = {
+      status: 201,
+      headers: { 'Content-Type': 'application/json', Location: '/v1/pets/42', ...RATE_LIMITS },
+      body: JSON.stringify(exampleValue('PetCreated')),
+    };
     const body = '{ "name" : "Rex",\n  "categoryId": 3.0 }';
 
     const response = await fetch(`${proxy.url}/v1/pets?trace=1`, {
@@ -73,15 +77,26 @@ describe('startValidatingProxy', { timeout: 30_000 }, () => {
     expect(proxyViolations(response)).toEqual([]);
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', url: '/v1/pets?trace=1', body });
-    expect(received[0]!.headers).toMatchObject({ 'x-custom': 'kept', authorization: 'Bearer ask_some_key', 'content-type': 'application/json' });
+    expect(received[0]!.headers).toMatchObject({
+      'x-custom': 'kept',
+      authorization: 'Bearer ask_some_key',
+      'content-type': 'application/json',
+    });
   });
 
   it.each<[string, RequestInit & { body?: string }]>([
     ['a body that is not JSON', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":' }],
     ['no credentials', { method: 'GET' }],
-    ['a body that is not JSON at all', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'plain text' }],
+    [
+      'a body that is not JSON at all',
+      { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'plain text' },
+    ],
   ])('lets the server itself answer a request with %s', async (_case, init) => {
-    reply = { status: 400, headers: { 'Content-Type': 'application/json', ...RATE_LIMITS }, body: JSON.stringify(exampleValue('ErrorMalformedJson')) };
+    reply = {
+      status: 400,
+      headers: { 'Content-Type': 'application/json', ...RATE_LIMITS },
+      body: JSON.stringify(exampleValue('ErrorMalformedJson')),
+    };
 
     const response = await fetch(`${proxy.url}/v1/pets`, init);
 
@@ -92,7 +107,11 @@ describe('startValidatingProxy', { timeout: 30_000 }, () => {
   });
 
   it('sends a request to no contract operation straight to the server', async () => {
-    reply = { status: 404, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(exampleValue('ErrorNotFound')) };
+    reply = {
+      status: 404,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(exampleValue('ErrorNotFound')),
+    };
 
     const response = await fetch(`${proxy.url}/v1/elsewhere`, { method: 'DELETE' });
 
@@ -120,12 +139,18 @@ describe('startValidatingProxy', { timeout: 30_000 }, () => {
   });
 
   it('also turns a status the operation does not declare into that 500 (Prism only warns about it)', async () => {
-    reply = { status: 404, headers: { 'Content-Type': 'application/json', ...RATE_LIMITS }, body: JSON.stringify(exampleValue('ErrorNotFound')) };
+    reply = {
+      status: 404,
+      headers: { 'Content-Type': 'application/json', ...RATE_LIMITS },
+      body: JSON.stringify(exampleValue('ErrorNotFound')),
+    };
 
     const response = await fetch(`${proxy.url}/v1/pets`);
 
     expect(response.status).toBe(500);
-    expect(proxyViolations(response)).toEqual([expect.stringMatching(/^response: Unable to match the returned status code .*\(warning\)$/)]);
+    expect(proxyViolations(response)).toEqual([
+      expect.stringMatching(/^response: Unable to match the returned status code .*\(warning\)$/),
+    ]);
   });
 });
 
@@ -146,7 +171,11 @@ describe('startValidatingProxy in front of the real server', { timeout: 60_000 }
 
   it('finds no violation in the answers to a create, a fetch, a listing and a refusal', async () => {
     const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
-    const created = await fetch(`${proxy.url}/v1/pets`, { method: 'POST', headers, body: JSON.stringify(exampleValue('NewPetWithStatus')) });
+    const created = await fetch(`${proxy.url}/v1/pets`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(exampleValue('NewPetWithStatus')),
+    });
     const location = created.headers.get('Location')!;
     const answers = [
       created,

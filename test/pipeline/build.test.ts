@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseYaml } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildArtifacts, type Artifact } from '../../scripts/pipeline.ts';
 import { RULES_PROSE_MARKER, withRulesProse } from '../../scripts/pipeline/rules-prose.ts';
+import { type Artifact, buildArtifacts } from '../../scripts/pipeline.ts';
 import { createWorkspace, repoRoot, run, type Workspace } from './workspace.ts';
 
 const redoclyCli = path.join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
@@ -63,7 +63,8 @@ describe('buildArtifacts', { timeout: 60_000 }, () => {
   });
 
   it('writes the rate-limit rules into the description where the marker stands', () => {
-    const description = (JSON.parse(artifacts.get('openapi.json') ?? '') as { info: { description: string } }).info.description;
+    const description = (JSON.parse(artifacts.get('openapi.json') ?? '') as { info: { description: string } }).info
+      .description;
     expect(description).not.toContain(RULES_PROSE_MARKER);
     expect(description).toContain('| Plan | Requests per minute | Requests per day |');
   });

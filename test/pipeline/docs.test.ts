@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRemoteResources, makeSelfContained } from '../../scripts/docs/self-contained.ts';
-import { createWorkspace, type CommandResult, type Workspace } from './workspace.ts';
+import { type CommandResult, createWorkspace, type Workspace } from './workspace.ts';
 
 describe('npm run docs', { timeout: 90_000 }, () => {
   let workspace: Workspace;

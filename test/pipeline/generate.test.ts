@@ -20,7 +20,9 @@ describe('npm run generate', { timeout: 60_000 }, () => {
 
     expect(result.code).toBe(0);
     expect(await workspace.read('generated/openapi.yaml')).toMatch(new RegExp(`^# ${HEADER}\nopenapi: 3\\.1\\.0\n`));
-    expect(await workspace.read('generated/openapi.ts')).toMatch(new RegExp(`^// ${HEADER}\n[\\s\\S]*export interface paths \\{`));
+    expect(await workspace.read('generated/openapi.ts')).toMatch(
+      new RegExp(`^// ${HEADER}\n[\\s\\S]*export interface paths \\{`),
+    );
     expect(JSON.parse(await workspace.read('generated/openapi.json'))).toHaveProperty('openapi', '3.1.0');
     expect(await workspace.read('generated/README.md')).toContain(HEADER);
   });
@@ -79,7 +81,9 @@ describe('npm run generate', { timeout: 60_000 }, () => {
 
       const { line, col } = positionOf(edited, marker);
       expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(new RegExp(`${file}:${line}:${col}\\s+\\w+\\s+${ruleId.replace('/', '\\/')}\\s+\\S`));
+      expect(result.stderr).toMatch(
+        new RegExp(`${file}:${line}:${col}\\s+\\w+\\s+${ruleId.replace('/', '\\/')}\\s+\\S`),
+      );
       expect(await workspace.snapshotGenerated()).toEqual(before);
     },
   );

@@ -4,7 +4,7 @@ import { copyFile, cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractLocations, lintContract, type ContractLocations, type Finding } from '../../scripts/pipeline.ts';
+import { type ContractLocations, contractLocations, type Finding, lintContract } from '../../scripts/pipeline.ts';
 import { repoRoot, run } from './workspace.ts';
 
 const redoclyCli = path.join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
@@ -197,6 +197,7 @@ function comparable(finding: Finding): Comparable {
 }
 
 function sorted(findings: Comparable[]): Comparable[] {
-  const key = (f: Comparable): string => [f.file, String(f.line).padStart(6), String(f.col).padStart(6), f.ruleId, f.message].join('|');
+  const key = (f: Comparable): string =>
+    [f.file, String(f.line).padStart(6), String(f.col).padStart(6), f.ruleId, f.message].join('|');
   return [...findings].sort((a, b) => key(a).localeCompare(key(b)));
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { watchContract, type ContractWatcher, type WatchRegeneration } from '../../scripts/pipeline.ts';
+import { type ContractWatcher, type WatchRegeneration, watchContract } from '../../scripts/pipeline.ts';
 import { createWorkspace, type Workspace } from './workspace.ts';
 
 describe('watchContract', { timeout: 60_000 }, () => {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseYaml, stringifyYaml } from '@redocly/openapi-core';
-import { contractLocations, regenerate, type ContractLocations } from '../../scripts/pipeline.ts';
+import { type ContractLocations, contractLocations, regenerate } from '../../scripts/pipeline.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -1,12 +1,15 @@
 // The contract module on small documents written here, for the cases the bundled contract does
 // not show: other paths and methods, broken references, servers that disagree.
 import { describe, expect, it } from 'vitest';
-import { Contract, resolveRef, type JsonObject, type OpenApiDocument } from '../../contract/index.ts';
+import { Contract, type JsonObject, type OpenApiDocument, resolveRef } from '../../contract/index.ts';
 
 const constHeader = (value: string) => ({ schema: { type: 'string', const: value } });
 const answer = (headers: JsonObject = {}) => ({ description: 'An answer.', headers });
 
-function documentWith(paths: Record<string, JsonObject>, servers = [{ url: 'https://api.example.test/v2' }]): OpenApiDocument {
+function documentWith(
+  paths: Record<string, JsonObject>,
+  servers = [{ url: 'https://api.example.test/v2' }],
+): OpenApiDocument {
   return { openapi: '3.1.0', info: { title: 'Test', version: '1.0.0' }, servers, paths };
 }
 
@@ -60,11 +63,14 @@ describe('Contract', () => {
     ['head', '/v2/things/%34%32', 'getThing', { thingId: '42' }],
     ['DELETE', '/v2/things/%ZZ', 'removeThing', { thingId: '%ZZ' }],
     ['PUT', '/v2/things/mine', 'replaceMine', {}],
-  ])('matches %s %s to %s, literal segments first, parameters percent-decoded', (method, requestPath, operationId, params) => {
-    const match = contract.match(requestPath);
-    expect(match?.path.operationFor(method)?.operationId).toBe(operationId);
-    expect(match?.params).toEqual(params);
-  });
+  ])(
+    'matches %s %s to %s, literal segments first, parameters percent-decoded',
+    (method, requestPath, operationId, params) => {
+      const match = contract.match(requestPath);
+      expect(match?.path.operationFor(method)?.operationId).toBe(operationId);
+      expect(match?.params).toEqual(params);
+    },
+  );
 
   it.each(['/things', '/v2/things/', '/v2/things/42/parts', '/v2'])('matches no path for %s', (requestPath) => {
     expect(contract.match(requestPath)).toBeUndefined();
@@ -105,7 +111,9 @@ describe('Contract', () => {
     ],
     [
       'an x-successor that names no operation',
-      documentWith({ '/old': { get: { operationId: 'old', deprecated: true, 'x-sunset': '2031-01-31', 'x-successor': 'gone' } } }),
+      documentWith({
+        '/old': { get: { operationId: 'old', deprecated: true, 'x-sunset': '2031-01-31', 'x-successor': 'gone' } },
+      }),
       'The contract has no operation gone',
     ],
   ])('refuses a contract with %s', (_case, document, message) => {
@@ -114,7 +122,11 @@ describe('Contract', () => {
 });
 
 describe('resolveRef', () => {
-  const schemas = { Name: { type: 'string' }, Alias: { $ref: '#/components/schemas/Name' }, 'a/b': { type: 'integer' } };
+  const schemas = {
+    Name: { type: 'string' },
+    Alias: { $ref: '#/components/schemas/Name' },
+    'a/b': { type: 'integer' },
+  };
   const document = { components: { schemas } };
 
   it.each([
@@ -128,7 +140,11 @@ describe('resolveRef', () => {
 
   it.each([
     ['a non-local reference', { $ref: 'other.yaml#/Name' }, 'The bundle holds a non-local $ref: other.yaml#/Name'],
-    ['a reference that leads nowhere', { $ref: '#/components/schemas/Nobody' }, 'Unresolvable $ref in the bundle: #/components/schemas/Nobody'],
+    [
+      'a reference that leads nowhere',
+      { $ref: '#/components/schemas/Nobody' },
+      'Unresolvable $ref in the bundle: #/components/schemas/Nobody',
+    ],
     ['a circular reference', { $ref: '#/loop/a' }, 'Circular $ref in the bundle: #/loop/a'],
   ])('throws for %s', (_case, node, message) => {
     const looping = { ...document, loop: { a: { $ref: '#/loop/b' }, b: { $ref: '#/loop/a' } } };

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import type { SecuritySchemeObject } from 'openapi-typescript';
+import { describe, expect, it } from 'vitest';
 import { componentSchema, contract, header, jsonContent, operations, resolve, response } from './contract.ts';
 import { accepts } from './schema-validator.ts';
 

@@ -2,7 +2,7 @@
 // docs), typed as OpenAPI objects, with the few lookups the spec tests need. Lookups throw when
 // something is missing, so a test that reaches for an absent operation, response or schema fails
 // with a message naming it.
-import { loadContract, resolveRef } from '../../contract/index.ts';
+
 import type {
   ExampleObject,
   HeaderObject,
@@ -15,6 +15,7 @@ import type {
   ResponseObject,
   SchemaObject,
 } from 'openapi-typescript';
+import { loadContract, resolveRef } from '../../contract/index.ts';
 
 const bundled = loadContract();
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { componentSchema, header, jsonContent, operation, requestBody, resolve, response, responses } from './contract.ts';
+import {
+  componentSchema,
+  header,
+  jsonContent,
+  operation,
+  requestBody,
+  resolve,
+  response,
+  responses,
+} from './contract.ts';
 import { accepts } from './schema-validator.ts';
 
 describe('createPet', () => {
@@ -11,7 +20,7 @@ describe('createPet', () => {
     const body = requestBody('createPet');
     expect(body?.required).toBe(true);
     expect(Object.keys(body?.content ?? {})).toEqual(['application/json']);
-    expect(resolve(body ? jsonContent(body).schema ?? {} : {})).toBe(componentSchema('NewPet'));
+    expect(resolve(body ? (jsonContent(body).schema ?? {}) : {})).toBe(componentSchema('NewPet'));
   });
 
   it('leaves id out of NewPet, since the service assigns it', () => {
@@ -27,7 +36,11 @@ describe('createPet', () => {
   });
 
   it('declares exactly the responses 201, 400, 401, 413, 415, 429 and 503', () => {
-    expect(responses('createPet').map(([status]) => status).sort()).toEqual(['201', '400', '401', '413', '415', '429', '503']);
+    expect(
+      responses('createPet')
+        .map(([status]) => status)
+        .sort(),
+    ).toEqual(['201', '400', '401', '413', '415', '429', '503']);
   });
 });
 

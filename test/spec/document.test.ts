@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import type { ServerObject } from 'openapi-typescript';
+import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
 import { componentSchema, contract, keywords, operation, operations } from './contract.ts';
 
@@ -37,7 +37,9 @@ describe('servers', () => {
   it('declares the local development server where the server listens when started without configuration', () => {
     const { host, port } = readConfig({});
     expect(['127.0.0.1', '::1'], 'the default HOST, which localhost names').toContain(host);
-    const local = (contract.servers ?? []).filter(({ url }) => !url.includes('{') && new URL(url).hostname === 'localhost');
+    const local = (contract.servers ?? []).filter(
+      ({ url }) => !url.includes('{') && new URL(url).hostname === 'localhost',
+    );
     expect(local.map(({ url }) => url)).toEqual([`http://localhost:${port}/v1`]);
   });
 

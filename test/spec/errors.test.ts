@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { markdownTable } from '../support/markdown-table.ts';
-import { allResponses, componentSchema, contract, jsonContent, keywords, namedExamples, operations, propertyOf, resolve, response } from './contract.ts';
+import {
+  allResponses,
+  componentSchema,
+  contract,
+  jsonContent,
+  keywords,
+  namedExamples,
+  operations,
+  propertyOf,
+  resolve,
+  response,
+} from './contract.ts';
 
 const errorResponses = allResponses.filter(({ status }) => Number(status) >= 400);
 
@@ -47,16 +58,22 @@ function exampleCodes(operationId: string, status: string): string[] {
 }
 
 describe('error responses', () => {
-  it.each(errorResponses)('$operationId $status has the Error body as application/json only', ({ response: declared }) => {
-    expect(Object.keys(declared.content ?? {})).toEqual(['application/json']);
-    expect(resolve(jsonContent(declared).schema ?? {})).toBe(componentSchema('Error'));
-  });
+  it.each(errorResponses)(
+    '$operationId $status has the Error body as application/json only',
+    ({ response: declared }) => {
+      expect(Object.keys(declared.content ?? {})).toEqual(['application/json']);
+      expect(resolve(jsonContent(declared).schema ?? {})).toBe(componentSchema('Error'));
+    },
+  );
 
-  it.each(errorResponses)('$operationId $status examples repeat the HTTP status in status', ({ status, response: declared }) => {
-    const examples = namedExamples(jsonContent(declared));
-    expect(examples).not.toHaveLength(0);
-    for (const [, example] of examples) expect(example.value).toMatchObject({ status: Number(status) });
-  });
+  it.each(errorResponses)(
+    '$operationId $status examples repeat the HTTP status in status',
+    ({ status, response: declared }) => {
+      const examples = namedExamples(jsonContent(declared));
+      expect(examples).not.toHaveLength(0);
+      for (const [, example] of examples) expect(example.value).toMatchObject({ status: Number(status) });
+    },
+  );
 
   it.each([
     ['createPet', '400'],
@@ -79,9 +96,12 @@ describe('error codes', () => {
     expect(documentedCodes.map(({ code }) => code).sort()).toEqual([...enumCodes()].sort());
   });
 
-  it.each(exampleStatuses)('gives $code the status $status in that table, as its examples answer it', ({ code, status }) => {
-    expect(documentedCodes.find((row) => row.code === code)?.status).toBe(status);
-  });
+  it.each(exampleStatuses)(
+    'gives $code the status $status in that table, as its examples answer it',
+    ({ code, status }) => {
+      expect(documentedCodes.find((row) => row.code === code)?.status).toBe(status);
+    },
+  );
 
   it.each([
     ['listPets', '400', ['invalid_cursor', 'validation_failed']],

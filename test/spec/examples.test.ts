@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import type { MediaTypeObject, ReferenceObject, SchemaObject } from 'openapi-typescript';
+import { describe, expect, it } from 'vitest';
 import { contract, keywords, namedExamples, operations, requestBody, resolve, responses } from './contract.ts';
 import { validatorFor } from './schema-validator.ts';
 
@@ -31,12 +31,22 @@ const bodies: Body[] = operations.flatMap(({ operationId }) => {
 
 const exampleSites: ExampleSite[] = [
   ...bodies.flatMap(({ where, media }) =>
-    namedExamples(media).map(([name, example]) => ({ where: `${where} example ${name}`, value: example.value, schema: media.schema })),
+    namedExamples(media).map(([name, example]) => ({
+      where: `${where} example ${name}`,
+      value: example.value,
+      schema: media.schema,
+    })),
   ),
   ...operations.flatMap(({ operationId, operation }) =>
     (operation.parameters ?? []).map(resolve).flatMap((parameter) =>
       'example' in parameter
-        ? [{ where: `${operationId} parameter ${parameter.name}`, value: parameter.example, schema: parameter.schema }]
+        ? [
+            {
+              where: `${operationId} parameter ${parameter.name}`,
+              value: parameter.example,
+              schema: parameter.schema,
+            },
+          ]
         : [],
     ),
   ),
@@ -64,12 +74,13 @@ describe('named examples, which the mock answers with', () => {
     expect(bodies.length).toBeGreaterThan(0);
   });
 
-  it.each(operations.flatMap(({ operationId }) => responses(operationId).map(([status, declared]) => ({ operationId, status, declared }))))(
-    '$operationId $status declares a body',
-    ({ declared }) => {
-      expect(Object.keys(declared.content ?? {})).not.toHaveLength(0);
-    },
-  );
+  it.each(
+    operations.flatMap(({ operationId }) =>
+      responses(operationId).map(([status, declared]) => ({ operationId, status, declared })),
+    ),
+  )('$operationId $status declares a body', ({ declared }) => {
+    expect(Object.keys(declared.content ?? {})).not.toHaveLength(0);
+  });
 
   it.each(bodies)('$where has at least one named example', ({ media }) => {
     expect(namedExamples(media)).not.toHaveLength(0);

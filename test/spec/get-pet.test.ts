@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { componentSchema, header, jsonContent, keywords, operation, parameter, resolve, response, responses } from './contract.ts';
+import {
+  componentSchema,
+  header,
+  jsonContent,
+  keywords,
+  operation,
+  parameter,
+  resolve,
+  response,
+  responses,
+} from './contract.ts';
 import { accepts } from './schema-validator.ts';
 
 const largestExactInteger = 9007199254740991;
@@ -28,7 +38,11 @@ describe('getPet', () => {
   });
 
   it('declares exactly the responses 200, 400, 401, 404, 410, 429 and 503', () => {
-    expect(responses('getPet').map(([status]) => status).sort()).toEqual(['200', '400', '401', '404', '410', '429', '503']);
+    expect(
+      responses('getPet')
+        .map(([status]) => status)
+        .sort(),
+    ).toEqual(['200', '400', '401', '404', '410', '429', '503']);
   });
 
   it('is flagged deprecated', () => {
@@ -78,12 +92,15 @@ describe('getPet deprecation', () => {
     ].map((expected) => ({ status, declared, ...expected })),
   );
 
-  it.each(deprecationHeaders)('declares $name: $value, required, on the $status response', ({ declared, name, value, nearMiss }) => {
-    const declaredHeader = header(declared, name);
-    expect(declaredHeader?.required).toBe(true);
-    expect(accepts(declaredHeader?.schema ?? {}, value)).toBe(true);
-    expect(accepts(declaredHeader?.schema ?? {}, nearMiss)).toBe(false);
-  });
+  it.each(deprecationHeaders)(
+    'declares $name: $value, required, on the $status response',
+    ({ declared, name, value, nearMiss }) => {
+      const declaredHeader = header(declared, name);
+      expect(declaredHeader?.required).toBe(true);
+      expect(accepts(declaredHeader?.schema ?? {}, value)).toBe(true);
+      expect(accepts(declaredHeader?.schema ?? {}, nearMiss)).toBe(false);
+    },
+  );
 
   it('dates x-sunset and the Sunset header to the same instant', () => {
     const sunset = header(response('getPet', '200'), 'Sunset')?.example;

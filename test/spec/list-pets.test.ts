@@ -55,7 +55,11 @@ describe('listPets', () => {
   });
 
   it('declares exactly the responses 200, 400, 401, 429 and 503', () => {
-    expect(responses('listPets').map(([status]) => status).sort()).toEqual(['200', '400', '401', '429', '503']);
+    expect(
+      responses('listPets')
+        .map(([status]) => status)
+        .sort(),
+    ).toEqual(['200', '400', '401', '429', '503']);
   });
 });
 
@@ -78,7 +82,9 @@ describe('listPets pagination', () => {
   });
 
   it('documents that the next link always repeats limit, and status when given', () => {
-    expect(header(response('listPets', '200'), 'Link')?.description).toMatch(/repeats `limit` \(also when it was the default\) and `status`/);
+    expect(header(response('listPets', '200'), 'Link')?.description).toMatch(
+      /repeats `limit` \(also when it was the default\) and `status`/,
+    );
   });
 
   it.each([

@@ -9,11 +9,14 @@ describe('rate-limit headers', () => {
     ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => ({ ...declared, name })),
   );
 
-  it.each(rateLimitHeaders)('$operationId $status declares $name as a required integer', ({ response: declared, name }) => {
-    const rateLimitHeader = header(declared, name);
-    expect(rateLimitHeader?.required).toBe(true);
-    expect(keywords(rateLimitHeader?.schema).type).toBe('integer');
-  });
+  it.each(rateLimitHeaders)(
+    '$operationId $status declares $name as a required integer',
+    ({ response: declared, name }) => {
+      const rateLimitHeader = header(declared, name);
+      expect(rateLimitHeader?.required).toBe(true);
+      expect(keywords(rateLimitHeader?.schema).type).toBe('integer');
+    },
+  );
 });
 
 describe('429 Too Many Requests', () => {

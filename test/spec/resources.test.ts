@@ -49,7 +49,10 @@ describe('Pets', () => {
 
 describe('PetStatus', () => {
   it('is the string enumeration available, pending, sold', () => {
-    expect(keywords(componentSchema('PetStatus'))).toMatchObject({ type: 'string', enum: ['available', 'pending', 'sold'] });
+    expect(keywords(componentSchema('PetStatus'))).toMatchObject({
+      type: 'string',
+      enum: ['available', 'pending', 'sold'],
+    });
   });
 
   it('gives every animal a status from PetStatus', () => {

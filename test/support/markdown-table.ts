@@ -11,8 +11,16 @@ export function markdownTable(markdown: string, firstHeader: string): Array<Reco
       current = undefined;
       continue;
     }
-    if (!current) tables.push((current = []));
-    current.push(line.replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim()));
+    if (!current) {
+      current = [];
+      tables.push(current);
+    }
+    current.push(
+      line
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
   }
   const table = tables.find(([header]) => header?.[0] === firstHeader);
   if (!table) throw new Error(`No Markdown table with the first column "${firstHeader}"`);

@@ -30,7 +30,11 @@ export interface RawOptions {
 }
 
 /** Writes `parts` on one connection to `origin` and collects what comes back until it closes. */
-export function converse(origin: string, parts: (string | Buffer)[], options: RawOptions = {}): Promise<RawConversation> {
+export function converse(
+  origin: string,
+  parts: (string | Buffer)[],
+  options: RawOptions = {},
+): Promise<RawConversation> {
   const { port, hostname } = new URL(origin);
   const { endAfterMs = 1_000, pauseBetweenPartsMs = 0, abortAfterWriting = false } = options;
   return new Promise((resolve) => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -24,7 +24,10 @@ function spawnMain(env: Record<string, string>, options: Pick<SpawnOptions, 'uid
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   return { child, exited, output: () => stdout, errors: () => stderr };
 }
 
@@ -32,7 +35,10 @@ function spawnMain(env: Record<string, string>, options: Pick<SpawnOptions, 'uid
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const { child, exited, output, errors } = spawnMain(env);
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start within 15 s.\n${output()}\n${errors()}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`The server did not start within 15 s.\n${output()}\n${errors()}`)),
+      15_000,
+    );
     const onData = () => {
       const match = /listening on (http:\/\/[^\s]+)\/v1/.exec(output());
       if (match) {
@@ -57,7 +63,10 @@ export interface FinishedProcess {
 }
 
 /** Runs `server/main.ts` when it is expected to stop by itself (a start-up that fails). */
-export async function runServerProcessToExit(env: Record<string, string>, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): Promise<FinishedProcess> {
+export async function runServerProcessToExit(
+  env: Record<string, string>,
+  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+): Promise<FinishedProcess> {
   const { child, exited, output, errors } = spawnMain(env, options);
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   // 'close' comes after the last output, where 'exit' may not.

@@ -26,7 +26,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
     clientAddress: () => clientAddress,
     corsOrigins: options.corsOrigins,
   });
-  const { secret: apiKey } = await keys.create(options.key ?? { plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+  const { secret: apiKey } = await keys.create(
+    options.key ?? { plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 },
+  );
 
   /** A request to `path` with the test key, unless `headers` sets another `Authorization`. */
   function request(path: string, init: RequestInit & { json?: unknown } = {}) {

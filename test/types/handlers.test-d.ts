@@ -12,14 +12,17 @@ export const returnsDeclaredError: Handler<'getPet'> = async (c) =>
 // @ts-expect-error getPet declares no 201 response
 export const returnsUndeclaredStatus: Handler<'getPet'> = async (c) => c.json(pet, 201);
 
-// @ts-expect-error a Pet without `name` is not the body getPet declares for 200
-export const returnsWrongBody: Handler<'getPet'> = async (c) => c.json({ id: 1, categoryId: 3, status: 'available' as const }, 200);
+export const returnsWrongBody: Handler<'getPet'> = async (c) =>
+  // @ts-expect-error a Pet without `name` is not the body getPet declares for 200
+  c.json({ id: 1, categoryId: 3, status: 'available' as const }, 200);
 
-// @ts-expect-error `lost` is not a PetStatus
-export const returnsValueOutsideEnum: Handler<'createPet'> = async (c) => c.json({ ...pet, status: 'lost' as const }, 201);
+export const returnsValueOutsideEnum: Handler<'createPet'> = async (c) =>
+  // @ts-expect-error `lost` is not a PetStatus
+  c.json({ ...pet, status: 'lost' as const }, 201);
 
-// @ts-expect-error an Error body with a code the contract does not document
-export const returnsUndocumentedErrorCode: Handler<'getPet'> = async (c) => c.json({ code: 'teapot' as const, message: 'x', status: 404 }, 404);
+export const returnsUndocumentedErrorCode: Handler<'getPet'> = async (c) =>
+  // @ts-expect-error an Error body with a code the contract does not document
+  c.json({ code: 'teapot' as const, message: 'x', status: 404 }, 404);
 
 export const readsTypedInput: Handler<'getPet'> = async (c, { path }) => {
   const id: number = path.petId;

@@ -6,8 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../../contract/index.ts';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { operations, resolve } from '../../spec/contract.ts';
-import { describeRequest, responseProblems, sendUnchecked, type ApiRequest, type ApiResponse } from '../support/client.ts';
-import { acceptanceProblems, bodySchemaOf, flawedRequests, rejectionProblems, validRequests, type Generated } from '../support/operation-requests.ts';
+import {
+  type ApiRequest,
+  type ApiResponse,
+  describeRequest,
+  responseProblems,
+  sendUnchecked,
+} from '../support/client.ts';
+import {
+  acceptanceProblems,
+  bodySchemaOf,
+  flawedRequests,
+  type Generated,
+  rejectionProblems,
+  validRequests,
+} from '../support/operation-requests.ts';
 import { createPets, nextLink, requestFromLink } from '../support/pets.ts';
 import type { Schema } from '../support/schema-arbitraries.ts';
 
@@ -21,12 +34,18 @@ async function exchange(request: ApiRequest): Promise<ApiResponse> {
 /** Throws, naming the request and the response, when a check found problems; fast-check adds the shrunk counterexample. */
 function throwIfProblems(request: ApiRequest, response: ApiResponse, problems: string[]): void {
   if (problems.length === 0) return;
-  throw new Error(`${describeRequest(request)}\n→ ${response.status} ${response.text.slice(0, 300)}\nproblems:\n- ${problems.join('\n- ')}`);
+  throw new Error(
+    `${describeRequest(request)}\n→ ${response.status} ${response.text.slice(0, 300)}\nproblems:\n- ${problems.join('\n- ')}`,
+  );
 }
 
 const OPERATION_IDS: OperationId[] = ['listPets', 'createPet', 'getPet'];
 /** Runs per operation and kind. */
-const RUNS = { createPet: { valid: 150, flawed: 250 }, listPets: { valid: 150, flawed: 150 }, getPet: { valid: 120, flawed: 120 } };
+const RUNS = {
+  createPet: { valid: 150, flawed: 250 },
+  listPets: { valid: 150, flawed: 150 },
+  getPet: { valid: 120, flawed: 120 },
+};
 const MINIMUM_REQUESTS = 1_000;
 
 /** Enough animals of each status that listings fill whole pages and fetches by id find some. */
@@ -41,6 +60,7 @@ interface TaskTree {
 }
 const testsOf = (task: TaskTree): TaskTree[] => (task.type === 'test' ? [task] : (task.tasks ?? []).flatMap(testsOf));
 
+// biome-ignore lint/correctness/noEmptyPattern: vitest requires a hook's first parameter to be a destructuring pattern; this hook needs only the second
 afterAll(({}, file) => {
   // A run filtered to some of the properties sends fewer; only a whole run promises the count.
   if (testsOf(file as TaskTree).some((test) => test.mode !== 'run')) return;
@@ -85,7 +105,9 @@ describe('createPet, with integers written as JSON allows', () => {
         integerFields.has(name) ? fc.constantFrom(...spellings(value as number)) : fc.constant(JSON.stringify(value)),
       );
       return fc.tuple(...choices).map((texts): Generated => {
-        const body = `{${Object.keys(pet).map((name, index) => `${JSON.stringify(name)}:${texts[index]}`).join(',')}}`;
+        const body = `{${Object.keys(pet)
+          .map((name, index) => `${JSON.stringify(name)}:${texts[index]}`)
+          .join(',')}}`;
         const { json: _, ...rest } = request;
         return { ...rest, body, headers: { 'Content-Type': 'application/json' } };
       });
@@ -107,7 +129,7 @@ describe('credentials, methods and storage of every operation', () => {
 
   const refusedAuthorization = fc.oneof(
     fc.constant(null),
-    fc.stringMatching(/^[A-Za-z0-9._~+\/-]{1,60}$/).map((token) => `Bearer ${token}`),
+    fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,60}$/).map((token) => `Bearer ${token}`),
     fc.constantFrom('Basic dXNlcjpwYXNz', 'Bearer', 'Token abc', 'Bearer a b'),
   );
 
@@ -121,7 +143,8 @@ describe('credentials, methods and storage of every operation', () => {
         const problems = responseProblems(request.operationId, response);
         if (response.status !== 401) problems.push(`${response.status} instead of 401`);
         else {
-          if ((response.body as { code?: string }).code !== 'unauthorized') problems.push('the code is not unauthorized');
+          if ((response.body as { code?: string }).code !== 'unauthorized')
+            problems.push('the code is not unauthorized');
           if (response.headers.get('WWW-Authenticate') !== 'Bearer') problems.push('no WWW-Authenticate: Bearer');
         }
         throwIfProblems(request, response, problems);
@@ -134,9 +157,13 @@ describe('credentials, methods and storage of every operation', () => {
   const undeclaredMethods = fc.oneof(
     ...paths.map((path) => {
       const declared = operations.filter((candidate) => candidate.path === path).map((candidate) => candidate.method);
-      const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((method) => !declared.includes(method));
+      const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter(
+        (method) => !declared.includes(method),
+      );
       const pathValues = fc.stringMatching(/^[1-9][0-9]{0,5}$/);
-      return fc.tuple(fc.constantFrom(...methods), pathValues).map(([method, id]) => ({ method, path: path.replace(/\{[^}]+\}/g, id), declared }));
+      return fc
+        .tuple(fc.constantFrom(...methods), pathValues)
+        .map(([method, id]) => ({ method, path: path.replace(/\{[^}]+\}/g, id), declared }));
     }),
   );
 
@@ -147,9 +174,14 @@ describe('credentials, methods and storage of every operation', () => {
         const problems = responseProblems(undefined, response);
         if (response.status !== 405) problems.push(`${response.status} instead of 405`);
         else {
-          if ((response.body as { code?: string }).code !== 'method_not_allowed') problems.push('the code is not method_not_allowed');
-          const allowed = (response.headers.get('Allow') ?? '').split(',').map((name) => name.trim()).filter((name) => name !== 'HEAD');
-          if (allowed.sort().join() !== [...declared].sort().join()) problems.push(`Allow lists ${response.headers.get('Allow')}, the contract ${declared.join(', ')}`);
+          if ((response.body as { code?: string }).code !== 'method_not_allowed')
+            problems.push('the code is not method_not_allowed');
+          const allowed = (response.headers.get('Allow') ?? '')
+            .split(',')
+            .map((name) => name.trim())
+            .filter((name) => name !== 'HEAD');
+          if (allowed.sort().join() !== [...declared].sort().join())
+            problems.push(`Allow lists ${response.headers.get('Allow')}, the contract ${declared.join(', ')}`);
         }
         throwIfProblems(request, response, problems);
       }),
@@ -167,10 +199,16 @@ describe('credentials, methods and storage of every operation', () => {
         const byId: Generated = { operationId: 'getPet', method: 'GET', path: `/pets/${pet.id}` };
         const fetched = await exchange(byId);
         const problems = responseProblems('getPet', fetched);
-        if (fetched.status !== 200 || JSON.stringify(fetched.body) !== JSON.stringify(pet)) problems.push(`GET by id answered ${fetched.status} ${fetched.text}`);
+        if (fetched.status !== 200 || JSON.stringify(fetched.body) !== JSON.stringify(pet))
+          problems.push(`GET by id answered ${fetched.status} ${fetched.text}`);
         throwIfProblems(byId, fetched, problems);
 
-        let page: Generated | undefined = { operationId: 'listPets', method: 'GET', path: '/pets', query: { status: pet.status, limit: '100' } };
+        let page: Generated | undefined = {
+          operationId: 'listPets',
+          method: 'GET',
+          path: '/pets',
+          query: { status: pet.status, limit: '100' },
+        };
         let found = false;
         while (page && !found) {
           const listed = await exchange(page);
@@ -179,7 +217,10 @@ describe('credentials, methods and storage of every operation', () => {
           const link = nextLink(listed);
           page = link === undefined ? undefined : { operationId: 'listPets', ...requestFromLink(link) };
         }
-        if (!found) throw new Error(`${describeRequest(request)}\ncreated ${JSON.stringify(pet)}, which no page of the listing of status ${pet.status} holds`);
+        if (!found)
+          throw new Error(
+            `${describeRequest(request)}\ncreated ${JSON.stringify(pet)}, which no page of the listing of status ${pet.status} holds`,
+          );
       }),
       { numRuns: 30 },
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { responseCase } from '../support/cases.ts';
-import { errorCode, expectStatus, send, type ApiRequest, type ApiResponse } from '../support/client.ts';
+import { type ApiRequest, type ApiResponse, errorCode, expectStatus, send } from '../support/client.ts';
 import { validRequest } from '../support/pets.ts';
 import { target } from '../support/target.ts';
 

@@ -1,18 +1,23 @@
 import { describe, expect } from 'vitest';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { responseCase, statefulIt } from '../support/cases.ts';
-import { errorCode, expectStatus, send, type ApiRequest } from '../support/client.ts';
+import { type ApiRequest, errorCode, expectStatus, send } from '../support/client.ts';
 import { createPet, EXAMPLE_NEW_PET, requestFromLink } from '../support/pets.ts';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
 describe('createPet: POST /pets', () => {
-  responseCase('createPet', 201, 'with the stored animal, status available by default, and its Location', async (call) => {
-    const response = await call({ path: '/pets', json: { name: 'Rex', categoryId: 3 } });
-    const pet = response.body as Pet;
-    expect(pet.status).toBe('available');
-    expect(response.headers.get('Location')).toBe(`/v1/pets/${pet.id}`);
-  });
+  responseCase(
+    'createPet',
+    201,
+    'with the stored animal, status available by default, and its Location',
+    async (call) => {
+      const response = await call({ path: '/pets', json: { name: 'Rex', categoryId: 3 } });
+      const pet = response.body as Pet;
+      expect(pet.status).toBe('available');
+      expect(response.headers.get('Location')).toBe(`/v1/pets/${pet.id}`);
+    },
+  );
 
   statefulIt('stores the animal exactly as sent, with the status given', async () => {
     const sent = { name: ' Mittens  the 2nd 🐈 ', categoryId: 9007199254740991, status: 'pending' as const };
@@ -71,7 +76,12 @@ describe('createPet: POST /pets', () => {
   });
 
   responseCase('createPet', 400, 'malformed_json when the body is not JSON', async (call) => {
-    const response = await call({ path: '/pets', body: '{"name": "Rex",', headers: { 'Content-Type': 'application/json' }, example: 'ErrorMalformedJson' });
+    const response = await call({
+      path: '/pets',
+      body: '{"name": "Rex",',
+      headers: { 'Content-Type': 'application/json' },
+      example: 'ErrorMalformedJson',
+    });
     expect(errorCode(response)).toBe('malformed_json');
   });
 

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
 import type { HeaderObject } from 'openapi-typescript';
-import { header, resolve, response as declared } from '../../spec/contract.ts';
+import { describe, expect, it } from 'vitest';
+import { response as declared, header, resolve } from '../../spec/contract.ts';
 import { onTarget, responseCase, statefulIt } from '../support/cases.ts';
-import { errorCode, expectStatus, send, type ApiRequest } from '../support/client.ts';
+import { type ApiRequest, errorCode, expectStatus, send } from '../support/client.ts';
 import { createPet, LARGEST_ID } from '../support/pets.ts';
 import { target } from '../support/target.ts';
 
@@ -10,7 +10,10 @@ import { target } from '../support/target.ts';
 function deprecationHeaders(): Record<string, string> {
   const ok = declared('getPet', '200');
   return Object.fromEntries(
-    ['Deprecation', 'Sunset', 'Link'].map((name) => [name, (resolve((header(ok, name) as HeaderObject).schema!) as { const: string }).const]),
+    ['Deprecation', 'Sunset', 'Link'].map((name) => [
+      name,
+      (resolve((header(ok, name) as HeaderObject).schema!) as { const: string }).const,
+    ]),
   );
 }
 
@@ -70,7 +73,9 @@ describe('getPet: GET /pets/{petId} (deprecated)', () => {
     const response = await send('getPet', request);
     expectStatus(request, response, Number(status));
     const expected = deprecationHeaders();
-    expect(Object.fromEntries(Object.keys(expected).map((name) => [name, response.headers.get(name)]))).toEqual(expected);
+    expect(Object.fromEntries(Object.keys(expected).map((name) => [name, response.headers.get(name)]))).toEqual(
+      expected,
+    );
     expect(expected).toEqual({
       Deprecation: '@1795219200',
       Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',

@@ -39,29 +39,35 @@ describe('listPets: GET /pets', () => {
     for (const pet of pets) expect(pet.status).toBe(status);
   });
 
-  statefulIt('pages through every animal once, in ascending id order, following rel="next" to a last page without one', async () => {
-    const created = await createPets(5, 'pending');
-    const { pages, links } = await walkPages({ status: 'pending', limit: '2' });
-    const ids = pages.flat().map((pet) => pet.id);
-    expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
-    expect(ids).toEqual(expect.arrayContaining(created.map((pet) => pet.id)));
-    expect(pages.at(-1)!.length).toBeGreaterThan(0);
-    expect(links).toHaveLength(pages.length - 1);
-    for (const page of pages.slice(0, -1)) expect(page).toHaveLength(2);
-  });
+  statefulIt(
+    'pages through every animal once, in ascending id order, following rel="next" to a last page without one',
+    async () => {
+      const created = await createPets(5, 'pending');
+      const { pages, links } = await walkPages({ status: 'pending', limit: '2' });
+      const ids = pages.flat().map((pet) => pet.id);
+      expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+      expect(ids).toEqual(expect.arrayContaining(created.map((pet) => pet.id)));
+      expect(pages.at(-1)!.length).toBeGreaterThan(0);
+      expect(links).toHaveLength(pages.length - 1);
+      for (const page of pages.slice(0, -1)) expect(page).toHaveLength(2);
+    },
+  );
 
-  statefulIt('repeats limit (also the default) and status in the rel="next" link, as a path-absolute reference', async () => {
-    await createPets(21, 'sold');
-    const { response } = await listPets({ status: 'sold' });
-    const link = nextLink(response);
-    expect(link).toMatch(/^\/v1\/pets\?/);
-    const params = new URL(link!, 'http://link.invalid').searchParams;
-    expect({ limit: params.get('limit'), status: params.get('status'), cursor: params.get('cursor') }).toEqual({
-      limit: '20',
-      status: 'sold',
-      cursor: expect.stringMatching(/\S/),
-    });
-  });
+  statefulIt(
+    'repeats limit (also the default) and status in the rel="next" link, as a path-absolute reference',
+    async () => {
+      await createPets(21, 'sold');
+      const { response } = await listPets({ status: 'sold' });
+      const link = nextLink(response);
+      expect(link).toMatch(/^\/v1\/pets\?/);
+      const params = new URL(link!, 'http://link.invalid').searchParams;
+      expect({ limit: params.get('limit'), status: params.get('status'), cursor: params.get('cursor') }).toEqual({
+        limit: '20',
+        status: 'sold',
+        cursor: expect.stringMatching(/\S/),
+      });
+    },
+  );
 
   const invalidQueries: Array<[reason: string, query: Record<string, string>]> = [
     ['limit is 0, below the range', { limit: '0' }],
@@ -80,7 +86,11 @@ describe('listPets: GET /pets', () => {
   }
 
   responseCase('listPets', 400, 'invalid_cursor for a cursor the service did not issue', async (call) => {
-    const response = await call({ path: '/pets', query: { cursor: 'eyJhZnRlciI6MjB9.forged' }, example: 'ErrorInvalidCursor' });
+    const response = await call({
+      path: '/pets',
+      query: { cursor: 'eyJhZnRlciI6MjB9.forged' },
+      example: 'ErrorInvalidCursor',
+    });
     expect(errorCode(response)).toBe('invalid_cursor');
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { responseCase, statefulIt } from '../support/cases.ts';
-import { errorCode, expectStatus, send, type ApiRequest, type ApiResponse } from '../support/client.ts';
+import { type ApiRequest, type ApiResponse, errorCode, expectStatus, send } from '../support/client.ts';
 import { validRequest } from '../support/pets.ts';
 import { target } from '../support/target.ts';
 
@@ -50,49 +50,67 @@ function expectRateLimited(response: ApiResponse): void {
 }
 
 describe('rate limits of every operation', () => {
-  statefulIt('counts each allowed request down in X-RateLimit-Remaining, against the free plan limit of 60 a minute', async () => {
-    await limitedKey(0);
-    const seen = await usedUp.get(target.freePlanKeys[0]!)!;
-    expect(seen.map((headers) => headers.limit)).toEqual(Array(FREE_PER_MINUTE).fill(FREE_PER_MINUTE));
-    expect(seen.map((headers) => headers.remaining)).toEqual(Array.from({ length: FREE_PER_MINUTE }, (_, index) => FREE_PER_MINUTE - 1 - index));
-    const now = Date.now() / 1000;
-    for (const { reset } of seen) expect(reset).toBeGreaterThan(now);
-    for (const { reset } of seen) expect(reset).toBeLessThanOrEqual(Math.ceil(now) + 60);
-  });
+  statefulIt(
+    'counts each allowed request down in X-RateLimit-Remaining, against the free plan limit of 60 a minute',
+    async () => {
+      await limitedKey(0);
+      const seen = await usedUp.get(target.freePlanKeys[0]!)!;
+      expect(seen.map((headers) => headers.limit)).toEqual(Array(FREE_PER_MINUTE).fill(FREE_PER_MINUTE));
+      expect(seen.map((headers) => headers.remaining)).toEqual(
+        Array.from({ length: FREE_PER_MINUTE }, (_, index) => FREE_PER_MINUTE - 1 - index),
+      );
+      const now = Date.now() / 1000;
+      for (const { reset } of seen) expect(reset).toBeGreaterThan(now);
+      for (const { reset } of seen) expect(reset).toBeLessThanOrEqual(Math.ceil(now) + 60);
+    },
+  );
 
   responseCase('listPets', 429, 'rate_limited with Retry-After once the key has used up its window', async (call) => {
     const key = await limitedKey(0);
-    expectRateLimited(await call({ ...validRequest('listPets'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }));
+    expectRateLimited(
+      await call({ ...validRequest('listPets'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }),
+    );
   });
 
   responseCase('createPet', 429, 'rate_limited with Retry-After once the key has used up its window', async (call) => {
     const key = await limitedKey(0);
-    expectRateLimited(await call({ ...validRequest('createPet'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }));
+    expectRateLimited(
+      await call({ ...validRequest('createPet'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }),
+    );
   });
 
   responseCase('getPet', 429, 'rate_limited with Retry-After once the key has used up its window', async (call) => {
     const key = await limitedKey(0);
-    expectRateLimited(await call({ ...validRequest('getPet'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }));
+    expectRateLimited(
+      await call({ ...validRequest('getPet'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }),
+    );
   });
 
-  responseCase('listPets', 429, 'key_banned for 15 minutes once a limited key has sent more than 10 requests', async (call) => {
-    const key = await limitedKey(1);
-    const request: ApiRequest = { ...validRequest('listPets'), authorization: `Bearer ${key}` };
-    if (target.capabilities.stateful) {
-      for (let refusal = 0; refusal < REFUSALS_BEFORE_BAN; refusal++) {
-        const response = await send('listPets', request);
-        expectStatus(request, response, 429);
-        expectRateLimited(response);
+  responseCase(
+    'listPets',
+    429,
+    'key_banned for 15 minutes once a limited key has sent more than 10 requests',
+    async (call) => {
+      const key = await limitedKey(1);
+      const request: ApiRequest = { ...validRequest('listPets'), authorization: `Bearer ${key}` };
+      if (target.capabilities.stateful) {
+        for (let refusal = 0; refusal < REFUSALS_BEFORE_BAN; refusal++) {
+          const response = await send('listPets', request);
+          expectStatus(request, response, 429);
+          expectRateLimited(response);
+        }
       }
-    }
-    const response = await call({ ...request, example: 'ErrorKeyBanned' });
-    expect(errorCode(response)).toBe('key_banned');
-    if (target.capabilities.stateful) {
-      expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
-      const retryAfter = Number(response.headers.get('Retry-After'));
-      expect(retryAfter).toBeGreaterThan(BAN_SECONDS - 5);
-      expect(retryAfter).toBeLessThanOrEqual(BAN_SECONDS);
-      expect(Number(response.headers.get('X-RateLimit-Reset'))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + retryAfter - 1);
-    }
-  });
+      const response = await call({ ...request, example: 'ErrorKeyBanned' });
+      expect(errorCode(response)).toBe('key_banned');
+      if (target.capabilities.stateful) {
+        expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
+        const retryAfter = Number(response.headers.get('Retry-After'));
+        expect(retryAfter).toBeGreaterThan(BAN_SECONDS - 5);
+        expect(retryAfter).toBeLessThanOrEqual(BAN_SECONDS);
+        expect(Number(response.headers.get('X-RateLimit-Reset'))).toBeGreaterThanOrEqual(
+          Math.floor(Date.now() / 1000) + retryAfter - 1,
+        );
+      }
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../spec/contract.ts';
-import { errorCode, expectStatus, send, type ApiRequest } from '../support/client.ts';
+import { type ApiRequest, errorCode, expectStatus, send } from '../support/client.ts';
 
 /** Each path of the contract with a concrete value for its parameters, and the methods it declares. */
 const contractPaths = [...new Set(operations.map((candidate) => candidate.path))].map((path) => ({
@@ -10,25 +10,41 @@ const contractPaths = [...new Set(operations.map((candidate) => candidate.path))
 }));
 
 const undeclared = contractPaths.flatMap(({ path, concrete, methods }) =>
-  ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => !methods.includes(method)).map((method) => ({ path, concrete, methods, method })),
+  ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+    .filter((method) => !methods.includes(method))
+    .map((method) => ({ path, concrete, methods, method })),
 );
 
 describe('routing outside the contract', () => {
-  it.each(['/store/orders', '/animals', '/pets/1/owner'])('answers 404 not_found with the Error body for the unknown path %s', async (path) => {
-    const request: ApiRequest = { method: 'GET', path };
-    const response = await send(undefined, request);
-    expectStatus(request, response, 404);
-    expect(errorCode(response)).toBe('not_found');
-  });
+  it.each(['/store/orders', '/animals', '/pets/1/owner'])(
+    'answers 404 not_found with the Error body for the unknown path %s',
+    async (path) => {
+      const request: ApiRequest = { method: 'GET', path };
+      const response = await send(undefined, request);
+      expectStatus(request, response, 404);
+      expect(errorCode(response)).toBe('not_found');
+    },
+  );
 
-  it.each(undeclared)('answers 405 method_not_allowed with an Allow header to $method $path', async ({ concrete, methods, method }) => {
-    const request: ApiRequest = { method, path: concrete, ...(method === 'GET' ? {} : { json: { name: 'Rex', categoryId: 3 } }) };
-    const response = await send(undefined, request);
-    expectStatus(request, response, 405);
-    expect(errorCode(response)).toBe('method_not_allowed');
-    const allowed = response.headers.get('Allow')?.split(',').map((name) => name.trim()) ?? [];
-    expect(allowed.filter((name) => name !== 'HEAD').sort()).toEqual([...methods].sort());
-  });
+  it.each(undeclared)(
+    'answers 405 method_not_allowed with an Allow header to $method $path',
+    async ({ concrete, methods, method }) => {
+      const request: ApiRequest = {
+        method,
+        path: concrete,
+        ...(method === 'GET' ? {} : { json: { name: 'Rex', categoryId: 3 } }),
+      };
+      const response = await send(undefined, request);
+      expectStatus(request, response, 405);
+      expect(errorCode(response)).toBe('method_not_allowed');
+      const allowed =
+        response.headers
+          .get('Allow')
+          ?.split(',')
+          .map((name) => name.trim()) ?? [];
+      expect(allowed.filter((name) => name !== 'HEAD').sort()).toEqual([...methods].sort());
+    },
+  );
 
   it('answers 401 before 404: a request without a key learns nothing about the paths', async () => {
     const request: ApiRequest = { method: 'GET', path: '/store/orders', authorization: null };

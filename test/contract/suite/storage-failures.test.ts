@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { responseCase } from '../support/cases.ts';
-import { errorCode, type ApiResponse } from '../support/client.ts';
+import { type ApiResponse, errorCode } from '../support/client.ts';
 import { validRequest } from '../support/pets.ts';
 import { target } from '../support/target.ts';
 

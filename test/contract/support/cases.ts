@@ -1,7 +1,7 @@
 import { it } from 'vitest';
 import type { OperationId } from '../../../contract/index.ts';
-import { expectStatus, methodOf, send, type ApiRequest, type ApiResponse } from './client.ts';
-import { target, type Endpoint } from './target.ts';
+import { type ApiRequest, type ApiResponse, expectStatus, methodOf, send } from './client.ts';
+import { type Endpoint, target } from './target.ts';
 
 /** The declared response a `responseCase` is the case for. */
 export interface ResponseCaseMeta {
@@ -44,7 +44,11 @@ export function responseCase(
   needs: { state?: boolean } = {},
 ): void {
   const call: Call = async ({ example, ...request }, endpoint) => {
-    const full: ApiRequest = { method: methodOf(operationId), ...request, prefer: { code: status, ...(example ? { example } : {}) } };
+    const full: ApiRequest = {
+      method: methodOf(operationId),
+      ...request,
+      prefer: { code: status, ...(example ? { example } : {}) },
+    };
     const response = await send(operationId, full, endpoint);
     expectStatus(full, response, status);
     return response;
@@ -53,7 +57,11 @@ export function responseCase(
     `${operationId} answers ${status} ${behaviour}`,
     `${operationId}: the declared ${status} answer, served for Prefer: code=${status}, fits "${behaviour}"`,
   );
-  it.skipIf(needs.state === true && !target.capabilities.stateful)(title, { meta: { responseCase: { operationId, status } } }, () => run(call));
+  it.skipIf(needs.state === true && !target.capabilities.stateful)(
+    title,
+    { meta: { responseCase: { operationId, status } } },
+    () => run(call),
+  );
 }
 
 /** A test that needs a target keeping state (the real server, directly or behind the proxy). */

@@ -5,8 +5,8 @@
 import { expect } from 'vitest';
 import { proxyViolations } from '../../../mock/index.ts';
 import { operation, responses } from '../../spec/contract.ts';
-import { conformanceProblems, errorBodyProblems, type ApiResponse } from './conformance.ts';
-import { target, type Endpoint } from './target.ts';
+import { type ApiResponse, conformanceProblems, errorBodyProblems } from './conformance.ts';
+import { type Endpoint, target } from './target.ts';
 
 export type { ApiResponse } from './conformance.ts';
 
@@ -35,11 +35,16 @@ export function methodOf(operationId: string): string {
 export function describeRequest(request: ApiRequest): string {
   const query = request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query)}` : '';
   const authorization =
-    request.authorization === undefined ? 'Bearer <the target key>' : request.authorization === null ? '(none)' : JSON.stringify(request.authorization);
+    request.authorization === undefined
+      ? 'Bearer <the target key>'
+      : request.authorization === null
+        ? '(none)'
+        : JSON.stringify(request.authorization);
   const lines = [`${request.method} ${request.path}${query}`, `  Authorization: ${authorization}`];
   for (const [name, value] of Object.entries(request.headers ?? {})) lines.push(`  ${name}: ${JSON.stringify(value)}`);
   if (request.json !== undefined) lines.push(`  JSON body: ${JSON.stringify(request.json)}`);
-  if (request.body !== undefined) lines.push(`  body (${request.body.length} chars): ${JSON.stringify(request.body.slice(0, 300))}`);
+  if (request.body !== undefined)
+    lines.push(`  body (${request.body.length} chars): ${JSON.stringify(request.body.slice(0, 300))}`);
   return lines.join('\n');
 }
 
@@ -55,7 +60,12 @@ function headersOf(endpoint: Endpoint, request: ApiRequest): Headers {
   else if (request.authorization !== null) headers.set('Authorization', request.authorization);
   if (request.json !== undefined && !headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
   if (request.prefer && target.capabilities.preferHeader) {
-    headers.set('Prefer', [`code=${request.prefer.code}`, ...(request.prefer.example ? [`example=${request.prefer.example}`] : [])].join(', '));
+    headers.set(
+      'Prefer',
+      [`code=${request.prefer.code}`, ...(request.prefer.example ? [`example=${request.prefer.example}`] : [])].join(
+        ', ',
+      ),
+    );
   }
   return headers;
 }
@@ -69,7 +79,12 @@ export async function sendUnchecked(request: ApiRequest, endpoint: Endpoint = ta
     method: request.method,
     headers: headersOf(endpoint, request),
     // As bytes, so that fetch adds no Content-Type of its own to a text body.
-    body: request.json !== undefined ? JSON.stringify(request.json) : request.body === undefined ? undefined : new TextEncoder().encode(request.body),
+    body:
+      request.json !== undefined
+        ? JSON.stringify(request.json)
+        : request.body === undefined
+          ? undefined
+          : new TextEncoder().encode(request.body),
     redirect: 'manual',
   });
   const text = await raw.text();
@@ -85,8 +100,12 @@ export async function sendUnchecked(request: ApiRequest, endpoint: Endpoint = ta
 /** What is wrong with `response` to `request`, for the operation it reached (none outside the contract's paths). */
 export function responseProblems(operationId: string | undefined, response: ApiResponse): string[] {
   return [
-    ...(target.capabilities.validatedByProxy ? proxyViolations(response).map((violation) => `the validating proxy reports a contract violation: ${violation}`) : []),
-    ...(response.status >= 500 && !declaresStatus(operationId, response.status) ? [`a ${response.status} server error`] : []),
+    ...(target.capabilities.validatedByProxy
+      ? proxyViolations(response).map((violation) => `the validating proxy reports a contract violation: ${violation}`)
+      : []),
+    ...(response.status >= 500 && !declaresStatus(operationId, response.status)
+      ? [`a ${response.status} server error`]
+      : []),
     ...(operationId === undefined ? [] : conformanceProblems(operationId, response)),
     ...(response.status >= 400 ? errorBodyProblems(response) : []),
   ];
@@ -101,14 +120,23 @@ function declaresStatus(operationId: string | undefined, status: number): boolea
  * Sends `request` to the target (or to `endpoint`) and fails the test when the response breaks
  * the contract for `operationId`, naming the request and every problem.
  */
-export async function send(operationId: string | undefined, request: ApiRequest, endpoint: Endpoint = target): Promise<ApiResponse> {
+export async function send(
+  operationId: string | undefined,
+  request: ApiRequest,
+  endpoint: Endpoint = target,
+): Promise<ApiResponse> {
   const response = await sendUnchecked(request, endpoint);
-  expect(responseProblems(operationId, response), `${describeRequest(request)}\n→ ${response.status} ${response.text.slice(0, 500)}`).toEqual([]);
+  expect(
+    responseProblems(operationId, response),
+    `${describeRequest(request)}\n→ ${response.status} ${response.text.slice(0, 500)}`,
+  ).toEqual([]);
   return response;
 }
 
 export function expectStatus(request: ApiRequest, response: ApiResponse, status: number): void {
-  expect(response.status, `${describeRequest(request)}\n→ ${response.status} ${response.text.slice(0, 500)}`).toBe(status);
+  expect(response.status, `${describeRequest(request)}\n→ ${response.status} ${response.text.slice(0, 500)}`).toBe(
+    status,
+  );
 }
 
 /** The Error body's `code`, after `send` has checked its shape. */

@@ -1,8 +1,9 @@
 // Judges one HTTP response against what the contract declares for its operation: the status,
 // the media type, every header and the body. Schemas are validated where they stand in the
 // bundled contract, so this checks the contract itself, not a copy.
-import type { HeaderObject, MediaTypeObject, ResponseObject, SchemaObject } from 'openapi-typescript';
+
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { HeaderObject, MediaTypeObject, ResponseObject, SchemaObject } from 'openapi-typescript';
 import { componentSchema, resolve, responses } from '../../spec/contract.ts';
 import { validatorFor } from '../../spec/schema-validator.ts';
 
@@ -50,7 +51,10 @@ function headerValue(text: string, schema: SchemaObject): unknown {
 /** Everything about `response` that the contract's declaration for `operationId` does not allow. */
 export function conformanceProblems(operationId: string, response: ApiResponse): string[] {
   const declared = declaredResponse(operationId, response.status);
-  if (!declared) return [`${operationId} declares no ${response.status} response (it declares ${declaredStatuses(operationId).join(', ')})`];
+  if (!declared)
+    return [
+      `${operationId} declares no ${response.status} response (it declares ${declaredStatuses(operationId).join(', ')})`,
+    ];
   const problems: string[] = [];
 
   for (const [name, reference] of Object.entries(declared.headers ?? {})) {
@@ -61,7 +65,8 @@ export function conformanceProblems(operationId: string, response: ApiResponse):
       continue;
     }
     if (header.schema === undefined) continue;
-    for (const error of validate(header.schema, headerValue(text, header.schema))) problems.push(`header ${name}: ${JSON.stringify(text)} ${error}`);
+    for (const error of validate(header.schema, headerValue(text, header.schema)))
+      problems.push(`header ${name}: ${JSON.stringify(text)} ${error}`);
   }
 
   const content = declared.content ?? {};
@@ -72,12 +77,15 @@ export function conformanceProblems(operationId: string, response: ApiResponse):
   }
   const media = mediaType === undefined ? undefined : content[mediaType];
   if (media === undefined) {
-    problems.push(`Content-Type ${mediaType ?? '(none)'} is not declared for ${response.status} (declared: ${Object.keys(content).join(', ')})`);
+    problems.push(
+      `Content-Type ${mediaType ?? '(none)'} is not declared for ${response.status} (declared: ${Object.keys(content).join(', ')})`,
+    );
     return problems;
   }
   const schema = resolve<MediaTypeObject>(media).schema;
   if (schema === undefined) return problems;
-  if (response.body === undefined) return [...problems, `the body is not JSON: ${JSON.stringify(response.text.slice(0, 200))}`];
+  if (response.body === undefined)
+    return [...problems, `the body is not JSON: ${JSON.stringify(response.text.slice(0, 200))}`];
   for (const error of validate(schema, response.body)) problems.push(`body ${error}`);
   return problems;
 }
@@ -88,10 +96,13 @@ export function conformanceProblems(operationId: string, response: ApiResponse):
  */
 export function errorBodyProblems(response: ApiResponse): string[] {
   const problems: string[] = [];
-  if (mediaTypeOf(response.headers) !== 'application/json') problems.push(`Content-Type is ${response.headers.get('Content-Type') ?? '(none)'}, not application/json`);
-  if (response.body === undefined) return [...problems, `the body is not JSON: ${JSON.stringify(response.text.slice(0, 200))}`];
+  if (mediaTypeOf(response.headers) !== 'application/json')
+    problems.push(`Content-Type is ${response.headers.get('Content-Type') ?? '(none)'}, not application/json`);
+  if (response.body === undefined)
+    return [...problems, `the body is not JSON: ${JSON.stringify(response.text.slice(0, 200))}`];
   for (const error of validate(componentSchema('Error'), response.body)) problems.push(`Error body ${error}`);
   const status = (response.body as { status?: unknown }).status;
-  if (status !== response.status) problems.push(`Error body status ${JSON.stringify(status)} differs from the HTTP status ${response.status}`);
+  if (status !== response.status)
+    problems.push(`Error body status ${JSON.stringify(status)} differs from the HTTP status ${response.status}`);
   return problems;
 }

@@ -5,8 +5,8 @@ import type { ParameterObject } from 'openapi-typescript';
 import type { OperationId } from '../../../contract/index.ts';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { jsonContent, operation, requestBody, resolve } from '../../spec/contract.ts';
-import { responseProblems, type ApiRequest, type ApiResponse } from './client.ts';
-import { invalidValues, validValues, type Schema } from './schema-arbitraries.ts';
+import { type ApiRequest, type ApiResponse, responseProblems } from './client.ts';
+import { invalidValues, type Schema, validValues } from './schema-arbitraries.ts';
 
 /** A generated request, with the operation it is meant for. */
 export interface Generated extends ApiRequest {
@@ -42,7 +42,10 @@ const reshapesPath = (text: string) => text === '' || text === '.' || text === '
 /** Parameter values as text; an id is as likely one the service assigned as any in range. */
 function validText(parameter: ParameterObject): fc.Arbitrary<string> {
   const values = validValues(parameter.schema);
-  const assigned = parameter.in === 'path' && (resolve(parameter.schema!) as Schema).type === 'integer' ? [fc.integer({ min: 1, max: 300 })] : [];
+  const assigned =
+    parameter.in === 'path' && (resolve(parameter.schema!) as Schema).type === 'integer'
+      ? [fc.integer({ min: 1, max: 300 })]
+      : [];
   return fc.oneof(values, ...assigned).map(String);
 }
 
@@ -74,7 +77,9 @@ function validParts(operationId: OperationId): fc.Arbitrary<Parts> {
         requiredKeys: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
       })
       .map((values) => ({ ...values })),
-    path: fc.record(Object.fromEntries(path.map((parameter) => [parameter.name, validText(parameter)]))).map((values) => ({ ...values })),
+    path: fc
+      .record(Object.fromEntries(path.map((parameter) => [parameter.name, validText(parameter)])))
+      .map((values) => ({ ...values })),
     json: bodySchema === undefined ? fc.constant(undefined) : validValues(bodySchema),
   });
 }
@@ -96,11 +101,20 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
       code,
       field: parameter.name,
     });
-    const invalid = invalidValues(parameter.schema, 'text')?.filter((candidate) => location !== 'path' || !reshapesPath(String(candidate.value)));
-    if (invalid) mutations.push(fc.tuple(valid, invalid).map(([parts, { value, flaw }]) => withValue(parts, value, flaw, 'validation_failed')));
+    const invalid = invalidValues(parameter.schema, 'text')?.filter(
+      (candidate) => location !== 'path' || !reshapesPath(String(candidate.value)),
+    );
+    if (invalid)
+      mutations.push(
+        fc.tuple(valid, invalid).map(([parts, { value, flaw }]) => withValue(parts, value, flaw, 'validation_failed')),
+      );
     const issuedOnlyCode = SERVICE_ISSUED.get(parameter.name);
     if (issuedOnlyCode !== undefined) {
-      mutations.push(fc.tuple(valid, validValues(parameter.schema)).map(([parts, value]) => withValue(parts, value, 'not issued by the service', issuedOnlyCode)));
+      mutations.push(
+        fc
+          .tuple(valid, validValues(parameter.schema))
+          .map(([parts, value]) => withValue(parts, value, 'not issued by the service', issuedOnlyCode)),
+      );
     }
   }
   const bodySchema = bodySchemaOf(operationId);
@@ -121,21 +135,25 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
 /** What the answer to a valid request must satisfy, beyond the contract's declaration. */
 export function acceptanceProblems(request: Generated, response: ApiResponse): string[] {
   const problems = responseProblems(request.operationId, response);
-  const accepted = (response.status >= 200 && response.status < 300) || (request.operationId === 'getPet' && response.status === 404);
+  const accepted =
+    (response.status >= 200 && response.status < 300) || (request.operationId === 'getPet' && response.status === 404);
   if (!accepted) return [...problems, `a valid request was refused with ${response.status}`];
   if (request.operationId === 'listPets' && response.status === 200) {
     const pets = response.body as Pet[];
     const limit = Number(request.query?.limit ?? 20);
     if (pets.length > limit) problems.push(`${pets.length} animals returned for limit ${limit}`);
     const status = request.query?.status;
-    if (status !== undefined && pets.some((pet) => pet.status !== status)) problems.push(`an animal with another status than ${status} returned`);
+    if (status !== undefined && pets.some((pet) => pet.status !== status))
+      problems.push(`an animal with another status than ${status} returned`);
   }
   if (request.operationId === 'createPet' && response.status === 201) {
     const sent = request.json as Record<string, unknown>;
     const pet = response.body as Pet;
     const expected = { ...sent, status: sent.status ?? 'available', id: pet.id };
-    if (JSON.stringify(Object.entries(pet).sort()) !== JSON.stringify(Object.entries(expected).sort())) problems.push(`stored ${JSON.stringify(pet)} for ${JSON.stringify(sent)}`);
-    if (response.headers.get('Location') !== `/v1/pets/${pet.id}`) problems.push(`Location ${response.headers.get('Location')} is not /v1/pets/${pet.id}`);
+    if (JSON.stringify(Object.entries(pet).sort()) !== JSON.stringify(Object.entries(expected).sort()))
+      problems.push(`stored ${JSON.stringify(pet)} for ${JSON.stringify(sent)}`);
+    if (response.headers.get('Location') !== `/v1/pets/${pet.id}`)
+      problems.push(`Location ${response.headers.get('Location')} is not /v1/pets/${pet.id}`);
   }
   if (request.operationId === 'getPet' && response.status === 200) {
     const id = Number(decodeURIComponent(request.path.split('/').at(-1)!));
@@ -150,6 +168,7 @@ export function rejectionProblems(request: Flawed, response: ApiResponse): strin
   if (response.status !== 400) return [...problems, `a request with ${request.flaw} got ${response.status}, not 400`];
   const body = response.body as { code?: string; message?: string } | undefined;
   if (body?.code !== request.code) problems.push(`code ${body?.code} instead of ${request.code} for ${request.flaw}`);
-  if (request.field !== undefined && !body?.message?.includes(request.field)) problems.push(`the message does not name ${JSON.stringify(request.field)}`);
+  if (request.field !== undefined && !body?.message?.includes(request.field))
+    problems.push(`the message does not name ${JSON.stringify(request.field)}`);
   return problems;
 }

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { NewPet, Pet } from '../../../server/store/pet-store.ts';
-import { namedExamples, jsonContent, requestBody } from '../../spec/contract.ts';
-import { expectStatus, send, type ApiRequest, type ApiResponse } from './client.ts';
+import { jsonContent, namedExamples, requestBody } from '../../spec/contract.ts';
+import { type ApiRequest, type ApiResponse, expectStatus, send } from './client.ts';
 import type { Endpoint } from './target.ts';
 import { target } from './target.ts';
 
@@ -27,7 +27,10 @@ export function validRequest(operationId: 'listPets' | 'createPet' | 'getPet'): 
   }
 }
 
-export async function createPet(pet: NewPet = EXAMPLE_NEW_PET, endpoint: Endpoint = target): Promise<{ pet: Pet; response: ApiResponse }> {
+export async function createPet(
+  pet: NewPet = EXAMPLE_NEW_PET,
+  endpoint: Endpoint = target,
+): Promise<{ pet: Pet; response: ApiResponse }> {
   const request: ApiRequest = { method: 'POST', path: '/pets', json: pet };
   const response = await send('createPet', request, endpoint);
   expectStatus(request, response, 201);
@@ -37,7 +40,8 @@ export async function createPet(pet: NewPet = EXAMPLE_NEW_PET, endpoint: Endpoin
 /** Adds `count` animals, all with `status`, and returns them in creation order. */
 export async function createPets(count: number, status: NewPet['status'] = 'available'): Promise<Pet[]> {
   const pets: Pet[] = [];
-  for (let index = 0; index < count; index++) pets.push((await createPet({ name: `Contract pet ${index + 1}`, categoryId: 1 + (index % 7), status })).pet);
+  for (let index = 0; index < count; index++)
+    pets.push((await createPet({ name: `Contract pet ${index + 1}`, categoryId: 1 + (index % 7), status })).pet);
   return pets;
 }
 

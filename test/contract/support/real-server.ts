@@ -1,5 +1,5 @@
 import { clientAddressResolver } from '../../../server/client-address.ts';
-import { systemClock, type Clock } from '../../../server/clock.ts';
+import { type Clock, systemClock } from '../../../server/clock.ts';
 import { listen } from '../../../server/listen.ts';
 import { createLogger } from '../../../server/logger.ts';
 import { openService } from '../../../server/service.ts';
@@ -25,7 +25,11 @@ export interface RealServerOptions {
  * The service wired as `server/main.ts` wires it (SQLite, real keys and limiters, the socket's
  * peer address), in memory, listening on a free port of 127.0.0.1.
  */
-export async function startRealServer({ clock = systemClock, freePlanKeys = 0, failingPetStorage = false }: RealServerOptions = {}): Promise<RealServer> {
+export async function startRealServer({
+  clock = systemClock,
+  freePlanKeys = 0,
+  failingPetStorage = false,
+}: RealServerOptions = {}): Promise<RealServer> {
   const service = openService({
     databasePath: ':memory:',
     clock,
@@ -40,9 +44,15 @@ export async function startRealServer({ clock = systemClock, freePlanKeys = 0, f
     Object.assign(service.pets, { create: fail, get: fail, list: fail });
   }
   const { keys } = service;
-  const { secret: apiKey } = await keys.create({ plan: 'enterprise', label: 'contract suite', perMinute: 10_000_000, perDay: 10_000_000 });
+  const { secret: apiKey } = await keys.create({
+    plan: 'enterprise',
+    label: 'contract suite',
+    perMinute: 10_000_000,
+    perDay: 10_000_000,
+  });
   const free: string[] = [];
-  for (let index = 0; index < freePlanKeys; index++) free.push((await keys.create({ plan: 'free', label: `contract suite free ${index}` })).secret);
+  for (let index = 0; index < freePlanKeys; index++)
+    free.push((await keys.create({ plan: 'free', label: `contract suite free ${index}` })).secret);
 
   const listening = await listen(service.app.fetch, '127.0.0.1', 0);
   return {

@@ -44,7 +44,30 @@ function stringRules(schema: Schema): { minLength: number; maxLength: number; pa
  * Characters that break text patterns: Unicode white space of several kinds, C0 and C1 control
  * characters, and a few ordinary letters so that mixed strings occur too.
  */
-const PATTERN_BREAKERS = [' ', '\t', '\n', '\r', '\u000b', '\u00a0', '\u1680', '\u2003', '\u2028', '\u3000', '\ufeff', '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009f', 'a', 'Z', '7', 'é', '🐈'];
+const PATTERN_BREAKERS = [
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\u000b',
+  '\u00a0',
+  '\u1680',
+  '\u2003',
+  '\u2028',
+  '\u3000',
+  '\ufeff',
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009f',
+  'a',
+  'Z',
+  '7',
+  'é',
+  '🐈',
+];
 
 export function validValues(input: unknown): fc.Arbitrary<unknown> {
   const schema = keywords(input);
@@ -53,7 +76,10 @@ export function validValues(input: unknown): fc.Arbitrary<unknown> {
   switch (schema.type) {
     case 'integer': {
       const { min, max } = integerBounds(schema);
-      return fc.oneof({ arbitrary: fc.integer({ min, max }), weight: 4 }, { arbitrary: fc.constantFrom(min, max), weight: 1 });
+      return fc.oneof(
+        { arbitrary: fc.integer({ min, max }), weight: 4 },
+        { arbitrary: fc.constantFrom(min, max), weight: 1 },
+      );
     }
     case 'string': {
       const { minLength, maxLength, pattern } = stringRules(schema);
@@ -63,16 +89,24 @@ export function validValues(input: unknown): fc.Arbitrary<unknown> {
         { arbitrary: fc.string({ unit: 'binary', minLength: maxLength, maxLength }), weight: 1 },
         ...(pattern ? [{ arbitrary: fc.stringMatching(pattern), weight: 2 }] : []),
       );
-      return candidates.filter((text) => codePoints(text) >= minLength && codePoints(text) <= maxLength && (pattern?.test(text) ?? true));
+      return candidates.filter(
+        (text) => codePoints(text) >= minLength && codePoints(text) <= maxLength && (pattern?.test(text) ?? true),
+      );
     }
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(validValues(schema.items), { maxLength: typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, 5) : 5 });
+      return fc.array(validValues(schema.items), {
+        maxLength: typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, 5) : 5,
+      });
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, unknown>;
-      const model = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, validValues(property)]));
-      return fc.record(model, { requiredKeys: (schema.required as string[] | undefined) ?? [] }).map((value) => ({ ...value }));
+      const model = Object.fromEntries(
+        Object.entries(properties).map(([name, property]) => [name, validValues(property)]),
+      );
+      return fc
+        .record(model, { requiredKeys: (schema.required as string[] | undefined) ?? [] })
+        .map((value) => ({ ...value }));
     }
     default:
       throw new Error(`No generator for schema type ${JSON.stringify(schema.type)}`);
@@ -90,7 +124,14 @@ function otherTypes(type: unknown): fc.Arbitrary<Invalid> {
     object: fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }),
   };
   const others = Object.entries(byType).filter(([name]) => name !== type && !(type === 'integer' && name === 'number'));
-  return fc.oneof(...others.map(([name, arbitrary]) => arbitrary.map((value) => ({ value, flaw: `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} instead of ${String(type)}` }))));
+  return fc.oneof(
+    ...others.map(([name, arbitrary]) =>
+      arbitrary.map((value) => ({
+        value,
+        flaw: `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} instead of ${String(type)}`,
+      })),
+    ),
+  );
 }
 
 function invalidIntegers(schema: Schema, channel: Channel): fc.Arbitrary<Invalid> {
@@ -103,12 +144,24 @@ function invalidIntegers(schema: Schema, channel: Channel): fc.Arbitrary<Invalid
       .map((value) => ({ value: asChannel(value), flaw: 'not a whole number' })),
   ];
   if (typeof schema.minimum === 'number') {
-    flaws.push(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: min - 1 }).map((value) => ({ value: asChannel(value), flaw: `below the minimum ${min}` })));
+    flaws.push(
+      fc
+        .integer({ min: Number.MIN_SAFE_INTEGER, max: min - 1 })
+        .map((value) => ({ value: asChannel(value), flaw: `below the minimum ${min}` })),
+    );
   }
   if (typeof schema.maximum === 'number') {
     // Above 2^53-1 every double is an integer, so these stay whole numbers, only too large.
-    const above = max < Number.MAX_SAFE_INTEGER ? fc.integer({ min: max + 1, max: Number.MAX_SAFE_INTEGER }) : fc.double({ min: 2 ** 53, noNaN: true, noDefaultInfinity: true });
-    flaws.push(above.map((value) => ({ value: channel === 'text' ? BigInt(value).toString() : value, flaw: `above the maximum ${max}` })));
+    const above =
+      max < Number.MAX_SAFE_INTEGER
+        ? fc.integer({ min: max + 1, max: Number.MAX_SAFE_INTEGER })
+        : fc.double({ min: 2 ** 53, noNaN: true, noDefaultInfinity: true });
+    flaws.push(
+      above.map((value) => ({
+        value: channel === 'text' ? BigInt(value).toString() : value,
+        flaw: `above the maximum ${max}`,
+      })),
+    );
   }
   if (channel === 'json') return fc.oneof(...flaws, otherTypes('integer'));
   // As text, one value has one spelling: plain decimal digits, without sign, padding, fraction or exponent.
@@ -137,7 +190,13 @@ function invalidStrings(schema: Schema, channel: Channel): fc.Arbitrary<Invalid>
     const allowed = schema.enum as unknown[];
     flaws.push(
       fc
-        .oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...allowed.map((value) => String(value).toUpperCase()), ...allowed.map((value) => ` ${String(value)}`)))
+        .oneof(
+          fc.string({ maxLength: 12 }),
+          fc.constantFrom(
+            ...allowed.map((value) => String(value).toUpperCase()),
+            ...allowed.map((value) => ` ${String(value)}`),
+          ),
+        )
         .filter((text) => !allowed.includes(text))
         .map((value) => ({ value, flaw: `outside the enumeration ${allowed.join(', ')}` })),
     );
@@ -145,7 +204,11 @@ function invalidStrings(schema: Schema, channel: Channel): fc.Arbitrary<Invalid>
   }
   const { minLength, maxLength, pattern } = stringRules(schema);
   if (minLength > 0) {
-    flaws.push(fc.string({ unit: 'binary', maxLength: minLength - 1 }).map((value) => ({ value, flaw: `shorter than ${minLength} characters` })));
+    flaws.push(
+      fc
+        .string({ unit: 'binary', maxLength: minLength - 1 })
+        .map((value) => ({ value, flaw: `shorter than ${minLength} characters` })),
+    );
   }
   if (typeof schema.maxLength === 'number') {
     flaws.push(
@@ -158,7 +221,11 @@ function invalidStrings(schema: Schema, channel: Channel): fc.Arbitrary<Invalid>
   if (pattern) {
     flaws.push(
       fc
-        .string({ unit: fc.constantFrom(...PATTERN_BREAKERS), minLength: Math.max(minLength, 1), maxLength: Math.min(maxLength, 12) })
+        .string({
+          unit: fc.constantFrom(...PATTERN_BREAKERS),
+          minLength: Math.max(minLength, 1),
+          maxLength: Math.min(maxLength, 12),
+        })
         .filter((text) => !pattern.test(text))
         .map((value) => ({ value, flaw: `not matching the pattern ${pattern.source}` })),
     );
@@ -173,14 +240,18 @@ function invalidObjects(schema: Schema): fc.Arbitrary<Invalid> {
   const valid = validValues(schema) as fc.Arbitrary<Record<string, unknown>>;
   const flaws: fc.Arbitrary<Invalid>[] = [otherTypes('object')];
   for (const name of required) {
-    flaws.push(valid.map(({ [name]: _, ...rest }) => ({ value: rest, flaw: `missing the required ${name}`, field: name })));
+    flaws.push(
+      valid.map(({ [name]: _, ...rest }) => ({ value: rest, flaw: `missing the required ${name}`, field: name })),
+    );
   }
   if (schema.additionalProperties === false) {
     const unknownName = fc.string({ minLength: 1, maxLength: 12 }).filter((name) => !(name in properties));
     flaws.push(
-      fc
-        .tuple(valid, unknownName, fc.jsonValue({ maxDepth: 1 }))
-        .map(([value, name, extra]) => ({ value: Object.fromEntries([...Object.entries(value), [name, extra]]), flaw: `with the unknown field ${JSON.stringify(name)}`, field: name })),
+      fc.tuple(valid, unknownName, fc.jsonValue({ maxDepth: 1 })).map(([value, name, extra]) => ({
+        value: Object.fromEntries([...Object.entries(value), [name, extra]]),
+        flaw: `with the unknown field ${JSON.stringify(name)}`,
+        field: name,
+      })),
     );
   }
   for (const [name, property] of Object.entries(properties)) {

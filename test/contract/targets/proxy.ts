@@ -9,7 +9,9 @@ import { startRealServers } from './real-servers.ts';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const servers = await startRealServers();
   const upstreams = [servers.main, servers.afterSunset, servers.storageDown];
-  const proxies = await Promise.allSettled(upstreams.map((server) => startValidatingProxy({ upstream: server.origin })));
+  const proxies = await Promise.allSettled(
+    upstreams.map((server) => startValidatingProxy({ upstream: server.origin })),
+  );
   const close = async () => {
     await Promise.all(proxies.map((proxy) => (proxy.status === 'fulfilled' ? proxy.value.close() : undefined)));
     await servers.close();
@@ -19,7 +21,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await close();
     throw failed.reason;
   }
-  const [main, afterSunset, storageDown] = proxies.map((proxy) => (proxy as PromiseFulfilledResult<{ url: string }>).value.url);
+  const [main, afterSunset, storageDown] = proxies.map(
+    (proxy) => (proxy as PromiseFulfilledResult<{ url: string }>).value.url,
+  );
   project.provide('target', {
     name: 'proxy',
     baseUrl: `${main}/v1`,

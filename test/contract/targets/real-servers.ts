@@ -1,5 +1,5 @@
 import { loadContract } from '../../../contract/index.ts';
-import { startRealServer, type RealServer } from '../support/real-server.ts';
+import { type RealServer, startRealServer } from '../support/real-server.ts';
 
 /** The one operation with a sunset. */
 function sunsetInstant(): number {
@@ -27,5 +27,10 @@ export async function startRealServers(): Promise<RealServers> {
     startRealServer({ failingPetStorage: true }),
   ]);
   const servers = [main, afterSunset, storageDown];
-  return { main, afterSunset, storageDown, close: async () => void (await Promise.all(servers.map((server) => server.close()))) };
+  return {
+    main,
+    afterSunset,
+    storageDown,
+    close: async () => void (await Promise.all(servers.map((server) => server.close()))),
+  };
 }

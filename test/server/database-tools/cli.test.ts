@@ -6,11 +6,11 @@ import { promisify } from 'node:util';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/database.ts';
-import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
-import { USAGE, runDatabaseCommand } from '../../../server/database-tools/commands.ts';
+import { runDatabaseCommand, USAGE } from '../../../server/database-tools/commands.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { integrityProblems } from '../../../server/store/integrity.ts';
 import { statement } from '../../../server/store/statement-cache.ts';
+import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 import { startConcurrentWriter } from './concurrent-writer.ts';
 
@@ -18,6 +18,8 @@ const tempDir = useTempDirs();
 /** Enough pets that copying them takes a while, so the writer commits while the backup runs. */
 const SEEDED_PETS = 20_000;
 const CURSOR_SECRET = 'cursor-secret';
+
+type RunResult = ReturnType<typeof run>;
 
 function run(argv: string[], databasePath: string) {
   let stdout = '';
@@ -62,7 +64,9 @@ function contentsOf(path: string) {
       problems: integrityProblems(db, 'full'),
       pets: statement<[], PetRow>(db, 'SELECT * FROM pets ORDER BY id').all(),
       keys: statement(db, 'SELECT * FROM api_keys ORDER BY id').all(),
-      cursorSecret: statement<[string], Buffer>(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(CURSOR_SECRET),
+      cursorSecret: statement<[string], Buffer>(db, 'SELECT value FROM settings WHERE key = ?')
+        .pluck()
+        .get(CURSOR_SECRET),
     };
   } finally {
     db.close();
@@ -115,8 +119,8 @@ describe('db:backup', () => {
     await seedDatabase(source, SEEDED_PETS);
 
     const writer = startConcurrentWriter(source);
-    let result;
-    let committedDuringBackup;
+    let result: RunResult | undefined;
+    let committedDuringBackup = 0;
     try {
       await writer.until(20);
       const committedBefore = highestPetId(source);
@@ -213,7 +217,7 @@ describe('db:check', () => {
     const path = join(tempDir(), 'live.db');
     await seedDatabase(path, SEEDED_PETS);
     const writer = startConcurrentWriter(path);
-    let result;
+    let result: RunResult | undefined;
     try {
       await writer.until(20);
       result = run(['check'], path);
@@ -278,7 +282,9 @@ describe('db help', () => {
     (argv) => {
       const result = run(argv, join(tempDir(), 'absent.db'));
       expect(result).toEqual({ code: 0, stdout: USAGE, stderr: '' });
-      expect(USAGE).toMatch(/stop the server.*\n.*copy the backup over DATABASE_PATH.*\n.*DATABASE_PATH-wal and DATABASE_PATH-shm/);
+      expect(USAGE).toMatch(
+        /stop the server.*\n.*copy the backup over DATABASE_PATH.*\n.*DATABASE_PATH-wal and DATABASE_PATH-shm/,
+      );
     },
   );
 });
@@ -310,7 +316,10 @@ describe('db tools with bad arguments', () => {
 describe('npm run db:backup and db:check (the processes)', () => {
   const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
   const npmRun = (args: string[], databasePath: string) =>
-    promisify(execFile)('npm', ['run', ...args], { cwd: projectRoot, env: { ...process.env, DATABASE_PATH: databasePath } });
+    promisify(execFile)('npm', ['run', ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, DATABASE_PATH: databasePath },
+    });
 
   it('backs up DATABASE_PATH to the file given after --, and the copy checks out', async () => {
     const dir = tempDir();

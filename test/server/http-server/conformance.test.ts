@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpLimits } from '../../../server/http/create-server.ts';
 import { MAX_BODY_BYTES } from '../../../server/middleware/body-size-limit.ts';
-import { startListeningApp, type ListeningApp } from '../../support/listening-app.ts';
-import { converse, requestHead, type RawConversation, type RawResponse } from '../../support/raw-http.ts';
+import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
+import { converse, type RawConversation, type RawResponse, requestHead } from '../../support/raw-http.ts';
 import { DOCUMENTED_ERROR_CODES } from '../http/http-support.ts';
 
 let app: ListeningApp | undefined;
@@ -31,7 +31,14 @@ function expectClosingError(conversation: RawConversation, status: number, code:
 
 describe('requests HTTP/1.1 says a server must refuse', () => {
   it.each([
-    ['two Host headers', requestHead('GET', '/v1/pets', [['Host', 'localhost'], ['Host', 'example.org']]), /2 Host headers/],
+    [
+      'two Host headers',
+      requestHead('GET', '/v1/pets', [
+        ['Host', 'localhost'],
+        ['Host', 'example.org'],
+      ]),
+      /2 Host headers/,
+    ],
     ['no Host header', requestHead('GET', '/v1/pets', []), /no Host header/],
     ['OPTIONS *', requestHead('OPTIONS', '*', [['Host', 'localhost']]), /`\*`/],
   ])('answers %s with 400 and the Error body', async (_case, request, message) => {
@@ -45,21 +52,24 @@ describe('Expect: 100-continue', () => {
   it.each([
     ['an unknown key', 'Bearer ask_not_a_key', 10, 401, 'unauthorized'],
     ['a Content-Length over the limit', 'valid', MAX_BODY_BYTES + 1, 413, 'payload_too_large'],
-  ])('answers a request with %s finally, without inviting the body with 100 first', async (_case, authorization, length, status, code) => {
-    const { origin, apiKey } = await serve();
-    const head = requestHead('POST', '/v1/pets', [
-      ['Host', 'localhost'],
-      ['Authorization', authorization === 'valid' ? `Bearer ${apiKey}` : authorization],
-      ['Content-Type', 'application/json'],
-      ['Content-Length', length],
-      ['Expect', '100-continue'],
-    ]);
-    const conversation = await converse(origin, [head]);
-    expect(conversation.responses.map((response) => response.status)).toEqual([status]);
-    expect(JSON.parse(conversation.responses[0]!.body)).toMatchObject({ code, status });
-    // The client was told nothing about its body, so the connection cannot carry another request.
-    expect(conversation.responses[0]!.headers.connection).toBe('close');
-  });
+  ])(
+    'answers a request with %s finally, without inviting the body with 100 first',
+    async (_case, authorization, length, status, code) => {
+      const { origin, apiKey } = await serve();
+      const head = requestHead('POST', '/v1/pets', [
+        ['Host', 'localhost'],
+        ['Authorization', authorization === 'valid' ? `Bearer ${apiKey}` : authorization],
+        ['Content-Type', 'application/json'],
+        ['Content-Length', length],
+        ['Expect', '100-continue'],
+      ]);
+      const conversation = await converse(origin, [head]);
+      expect(conversation.responses.map((response) => response.status)).toEqual([status]);
+      expect(JSON.parse(conversation.responses[0]!.body)).toMatchObject({ code, status });
+      // The client was told nothing about its body, so the connection cannot carry another request.
+      expect(conversation.responses[0]!.headers.connection).toBe('close');
+    },
+  );
 
   it('sends 100 Continue once the request passed its checks, then answers the body', async () => {
     const { origin, apiKey } = await serve();
@@ -80,11 +90,42 @@ describe('Expect: 100-continue', () => {
 describe("Node's own refusals", () => {
   it.each([
     ['a request line that is not HTTP', 400, 'validation_failed', ['GARBAGE\r\n\r\n'], {}],
-    ['broken chunked framing', 400, 'validation_failed', [requestHead('POST', '/v1/pets', [['Host', 'localhost'], ['Transfer-Encoding', 'chunked']]) + 'zz\r\n{}\r\n0\r\n\r\n'], {}],
-    ['headers over 16 KiB', 431, 'payload_too_large', [requestHead('GET', '/v1/pets', [['Host', 'localhost'], ['X-Padding', 'a'.repeat(17 * 1024)]])], {}],
-    ['headers that never end', 408, 'validation_failed', ['GET /v1/pets HTTP/1.1\r\nHost: localhost\r\n'], { headersTimeoutMs: 300, requestTimeoutMs: 400, timeoutCheckIntervalMs: 100 }],
-  ] as const)('answers %s with %i and the Error body, then closes the connection', async (_case, status, code, parts, limits) => {
-    const { origin } = await serve(limits);
-    expectClosingError(await converse(origin, [...parts], { endAfterMs: 2_000 }), status, code);
-  });
+    [
+      'broken chunked framing',
+      400,
+      'validation_failed',
+      [
+        `${requestHead('POST', '/v1/pets', [
+          ['Host', 'localhost'],
+          ['Transfer-Encoding', 'chunked'],
+        ])}zz\r\n{}\r\n0\r\n\r\n`,
+      ],
+      {},
+    ],
+    [
+      'headers over 16 KiB',
+      431,
+      'payload_too_large',
+      [
+        requestHead('GET', '/v1/pets', [
+          ['Host', 'localhost'],
+          ['X-Padding', 'a'.repeat(17 * 1024)],
+        ]),
+      ],
+      {},
+    ],
+    [
+      'headers that never end',
+      408,
+      'validation_failed',
+      ['GET /v1/pets HTTP/1.1\r\nHost: localhost\r\n'],
+      { headersTimeoutMs: 300, requestTimeoutMs: 400, timeoutCheckIntervalMs: 100 },
+    ],
+  ] as const)(
+    'answers %s with %i and the Error body, then closes the connection',
+    async (_case, status, code, parts, limits) => {
+      const { origin } = await serve(limits);
+      expectClosingError(await converse(origin, [...parts], { endAfterMs: 2_000 }), status, code);
+    },
+  );
 });

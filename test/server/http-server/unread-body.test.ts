@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
 import { converse, requestHead } from '../../support/raw-http.ts';
-import { startListeningApp, type ListeningApp } from '../../support/listening-app.ts';
 
 let app: ListeningApp;
 
@@ -15,7 +15,12 @@ afterEach(async () => {
 const KIB = 1024;
 
 function post(headers: [string, string | number][]): string {
-  return requestHead('POST', '/v1/pets', [['Host', 'localhost'], ['Authorization', `Bearer ${app.apiKey}`], ['Content-Type', 'application/json'], ...headers]);
+  return requestHead('POST', '/v1/pets', [
+    ['Host', 'localhost'],
+    ['Authorization', `Bearer ${app.apiKey}`],
+    ['Content-Type', 'application/json'],
+    ...headers,
+  ]);
 }
 
 function chunked(bytes: number): string {
@@ -33,7 +38,9 @@ describe('a connection whose request body the server refuses unread', () => {
       post([['Content-Length', NEXT_PET.length]]) + NEXT_PET,
     ]);
 
-    expect(conversation.responses.map((response) => [response.status, response.headers.connection, response.complete])).toEqual([
+    expect(
+      conversation.responses.map((response) => [response.status, response.headers.connection, response.complete]),
+    ).toEqual([
       [413, 'keep-alive', true],
       [201, 'keep-alive', true],
     ]);
@@ -42,21 +49,40 @@ describe('a connection whose request body the server refuses unread', () => {
   });
 
   it.each([
-    ['a declared body over 1 MiB', [['Content-Length', 4096 * KIB]] as [string, number][], Buffer.alloc(4096 * KIB, 'a')],
+    [
+      'a declared body over 1 MiB',
+      [['Content-Length', 4096 * KIB]] as [string, number][],
+      Buffer.alloc(4096 * KIB, 'a'),
+    ],
     ['a chunked body of 2 MiB', [['Transfer-Encoding', 'chunked']] as [string, string][], chunked(2048 * KIB)],
-  ])('answers %s with a complete 413 and Connection: close, then ends the connection cleanly without running the next request', async (_case, headers, body) => {
-    const conversation = await converse(app.origin, [post(headers), body, post([['Content-Length', NEXT_PET.length]]) + NEXT_PET], { endAfterMs: 5_000 });
+  ])(
+    'answers %s with a complete 413 and Connection: close, then ends the connection cleanly without running the next request',
+    async (_case, headers, body) => {
+      const conversation = await converse(
+        app.origin,
+        [post(headers), body, post([['Content-Length', NEXT_PET.length]]) + NEXT_PET],
+        { endAfterMs: 5_000 },
+      );
 
-    expect(conversation.responses).toHaveLength(1);
-    expect(conversation.responses[0]).toMatchObject({ status: 413, complete: true, headers: { connection: 'close' } });
-    expect(JSON.parse(conversation.responses[0]!.body)).toMatchObject({ code: 'payload_too_large', status: 413 });
-    expect(conversation.endedByServer).toBe(true);
-    expect(conversation.error).toBeUndefined();
-    expect((await app.service.pets.list({ limit: 10 })).pets).toEqual([]);
-  });
+      expect(conversation.responses).toHaveLength(1);
+      expect(conversation.responses[0]).toMatchObject({
+        status: 413,
+        complete: true,
+        headers: { connection: 'close' },
+      });
+      expect(JSON.parse(conversation.responses[0]!.body)).toMatchObject({ code: 'payload_too_large', status: 413 });
+      expect(conversation.endedByServer).toBe(true);
+      expect(conversation.error).toBeUndefined();
+      expect((await app.service.pets.list({ limit: 10 })).pets).toEqual([]);
+    },
+  );
 
   it('gives a client that stalls while its refused body is dropped no second answer when its request times out', async () => {
-    const conversation = await converse(app.origin, [post([['Content-Length', 256 * KIB]]), Buffer.alloc(100 * KIB, 'a')], { endAfterMs: 3_000 });
+    const conversation = await converse(
+      app.origin,
+      [post([['Content-Length', 256 * KIB]]), Buffer.alloc(100 * KIB, 'a')],
+      { endAfterMs: 3_000 },
+    );
 
     expect(conversation.responses.map((response) => response.status)).toEqual([413]);
     expect(conversation.endedByServer).toBe(true);

@@ -71,7 +71,13 @@ const MALFORMED_JSON: [label: string, body: string][] = [
   ['a body of whitespace', ' \n\t '],
 ];
 
-const UNSUPPORTED_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonl'];
+const UNSUPPORTED_CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/jsonl',
+];
 
 /** A valid NewPet padded with spaces to exactly `bytes` bytes. */
 function paddedPet(bytes: number): Uint8Array {
@@ -94,9 +100,18 @@ type BodyFraming = 'Content-Length' | 'a stream without Content-Length';
 
 async function postBytes(app: TestApp, bytes: Uint8Array, framing: BodyFraming): Promise<Response> {
   if (framing === 'Content-Length') {
-    return await app.request('/v1/pets', { method: 'POST', body: bytes, headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) } });
+    return await app.request('/v1/pets', {
+      method: 'POST',
+      body: bytes,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) },
+    });
   }
-  return await app.request('/v1/pets', { method: 'POST', body: streamOf(bytes), headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit);
+  return await app.request('/v1/pets', {
+    method: 'POST',
+    body: streamOf(bytes),
+    headers: { 'Content-Type': 'application/json' },
+    duplex: 'half',
+  } as RequestInit);
 }
 
 async function getPet(app: TestApp, location: string): Promise<Pet> {
@@ -107,7 +122,10 @@ async function getPet(app: TestApp, location: string): Promise<Pet> {
 
 describe('POST /pets', () => {
   it('answers 201 with the stored pet and a Location header pointing at it', async () => {
-    const response = await t.request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 3, status: 'pending' } });
+    const response = await t.request('/v1/pets', {
+      method: 'POST',
+      json: { name: 'Rex', categoryId: 3, status: 'pending' },
+    });
     expect(response.status).toBe(201);
     expectJsonContentType(response);
     const pet = (await response.json()) as Pet;
@@ -172,20 +190,38 @@ describe('POST /pets', () => {
     expect(((await response.json()) as Pet).categoryId).toBe(categoryId);
   });
 
-  it.each(INVALID_PETS)('rejects a body with %s with 400 validation_failed naming the field', async (_, body, field) => {
-    await expectError(await postRaw(t, body), 400, 'validation_failed', field);
-  });
+  it.each(INVALID_PETS)(
+    'rejects a body with %s with 400 validation_failed naming the field',
+    async (_, body, field) => {
+      await expectError(await postRaw(t, body), 400, 'validation_failed', field);
+    },
+  );
 
   it.each<[label: string, body: object, fields: string[]]>([
-    ['every field wrong, sent in reverse order', { status: 'lost', categoryId: 'a', name: 5 }, ['name', 'categoryId', 'status']],
+    [
+      'every field wrong, sent in reverse order',
+      { status: 'lost', categoryId: 'a', name: 5 },
+      ['name', 'categoryId', 'status'],
+    ],
     ['both required fields missing', {}, ['name', 'categoryId']],
     ['a misspelt field and the field it misspells missing', { nme: 'Rex', categoryId: 3 }, ['nme', 'name']],
-    ['two unknown fields, then a wrong status', { status: 'lost', name: 'Rex', categoryId: 1, colour: 'red', size: 2 }, ['colour', 'size', 'status']],
-    ['an unknown field holding an unpaired surrogate, and an empty name', { name: '', tags: ['\ud800'], categoryId: 1 }, ['tags', 'name']],
-  ])('rejects a body with %s with one detail per field at fault, unknown fields first, then in NewPet order', async (_, body, fields) => {
-    const error = await expectError(await postRaw(t, json(body)), 400, 'validation_failed', fields[0]);
-    expect(error.details?.map((detail) => [detail.in, detail.name])).toEqual(fields.map((field) => ['body', field]));
-  });
+    [
+      'two unknown fields, then a wrong status',
+      { status: 'lost', name: 'Rex', categoryId: 1, colour: 'red', size: 2 },
+      ['colour', 'size', 'status'],
+    ],
+    [
+      'an unknown field holding an unpaired surrogate, and an empty name',
+      { name: '', tags: ['\ud800'], categoryId: 1 },
+      ['tags', 'name'],
+    ],
+  ])(
+    'rejects a body with %s with one detail per field at fault, unknown fields first, then in NewPet order',
+    async (_, body, fields) => {
+      const error = await expectError(await postRaw(t, json(body)), 400, 'validation_failed', fields[0]);
+      expect(error.details?.map((detail) => [detail.in, detail.name])).toEqual(fields.map((field) => ['body', field]));
+    },
+  );
 
   it.each(NOT_AN_OBJECT)('rejects a body that is %s with 400 validation_failed', async (_, body) => {
     const error = await expectError(await postRaw(t, body), 400, 'validation_failed');
@@ -198,7 +234,11 @@ describe('POST /pets', () => {
   });
 
   it('rejects a request without a body with 400 malformed_json', async () => {
-    await expectError(await t.request('/v1/pets', { method: 'POST', headers: { 'Content-Type': 'application/json' } }), 400, 'malformed_json');
+    await expectError(
+      await t.request('/v1/pets', { method: 'POST', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      'malformed_json',
+    );
   });
 
   describe('body size', () => {
@@ -209,12 +249,19 @@ describe('POST /pets', () => {
       expect(response.status).toBe(201);
     });
 
-    it.each(framings)('rejects a body of 16 KiB and one byte sent with %s with 413 payload_too_large', async (framing) => {
-      await expectError(await postBytes(t, paddedPet(MAX_BODY_BYTES + 1), framing), 413, 'payload_too_large');
-    });
+    it.each(framings)(
+      'rejects a body of 16 KiB and one byte sent with %s with 413 payload_too_large',
+      async (framing) => {
+        await expectError(await postBytes(t, paddedPet(MAX_BODY_BYTES + 1), framing), 413, 'payload_too_large');
+      },
+    );
 
     it('rejects a streamed body of 1 MiB with 413 payload_too_large', async () => {
-      await expectError(await postBytes(t, paddedPet(1024 * 1024), 'a stream without Content-Length'), 413, 'payload_too_large');
+      await expectError(
+        await postBytes(t, paddedPet(1024 * 1024), 'a stream without Content-Length'),
+        413,
+        'payload_too_large',
+      );
     });
 
     it('counts bytes, not characters', async () => {
@@ -225,28 +272,47 @@ describe('POST /pets', () => {
   });
 
   describe('Content-Type', () => {
-    it.each(UNSUPPORTED_CONTENT_TYPES)('rejects %s with 415 unsupported_media_type naming Content-Type', async (contentType) => {
-      await expectError(await postRaw(t, withName('Rex'), contentType), 415, 'unsupported_media_type', 'Content-Type');
-    });
+    it.each(UNSUPPORTED_CONTENT_TYPES)(
+      'rejects %s with 415 unsupported_media_type naming Content-Type',
+      async (contentType) => {
+        await expectError(
+          await postRaw(t, withName('Rex'), contentType),
+          415,
+          'unsupported_media_type',
+          'Content-Type',
+        );
+      },
+    );
 
     it('rejects a body without Content-Type with 415 unsupported_media_type', async () => {
       const response = await t.request('/v1/pets', { method: 'POST', body: new TextEncoder().encode(withName('Rex')) });
       await expectError(response, 415, 'unsupported_media_type', 'Content-Type');
     });
 
-    it.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'])('accepts %s', async (contentType) => {
-      expect((await postRaw(t, withName('Rex'), contentType)).status).toBe(201);
-    });
+    it.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'])(
+      'accepts %s',
+      async (contentType) => {
+        expect((await postRaw(t, withName('Rex'), contentType)).status).toBe(201);
+      },
+    );
   });
 
   it('stores nothing for any rejected request', async () => {
     const fresh = await createTestApp();
     const rejected: Response[] = [];
-    for (const [, body] of [...INVALID_PETS, ...NOT_AN_OBJECT, ...MALFORMED_JSON]) rejected.push(await postRaw(fresh, body));
-    for (const contentType of UNSUPPORTED_CONTENT_TYPES) rejected.push(await postRaw(fresh, withName('Rex'), contentType));
+    for (const [, body] of [...INVALID_PETS, ...NOT_AN_OBJECT, ...MALFORMED_JSON])
+      rejected.push(await postRaw(fresh, body));
+    for (const contentType of UNSUPPORTED_CONTENT_TYPES)
+      rejected.push(await postRaw(fresh, withName('Rex'), contentType));
     rejected.push(await postBytes(fresh, paddedPet(MAX_BODY_BYTES + 1), 'Content-Length'));
     rejected.push(await postBytes(fresh, paddedPet(MAX_BODY_BYTES + 1), 'a stream without Content-Length'));
-    rejected.push(await fresh.request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 }, headers: { Authorization: 'Bearer ask_unknown' } }));
+    rejected.push(
+      await fresh.request('/v1/pets', {
+        method: 'POST',
+        json: { name: 'Rex', categoryId: 1 },
+        headers: { Authorization: 'Bearer ask_unknown' },
+      }),
+    );
     expect(rejected.filter((response) => response.status < 400)).toEqual([]);
 
     const listed = await fresh.request('/v1/pets?limit=100');

@@ -4,17 +4,17 @@ import type { PetStore } from '../../../server/store/pet-store.ts';
 import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import {
-  DOCUMENTED_ERROR_CODES,
-  RATE_LIMIT_HEADERS,
-  SUNSET,
   addPets,
+  DOCUMENTED_ERROR_CODES,
   expectError,
   expectErrorBody,
   expectJsonContentType,
   postRaw,
+  RATE_LIMIT_HEADERS,
+  type Send,
+  SUNSET,
   useUpMinuteWindow,
   withApp,
-  type Send,
 } from './http-support.ts';
 
 const LIMITER_CODES = ['rate_limited', 'key_banned'];
@@ -29,7 +29,9 @@ afterAll(() => t.close());
 
 /** An internal failure with the kind of detail that must never reach a client. */
 function internalFailure(): Error {
-  return new Error('SQLITE_IOERR: disk I/O error at /srv/animal-store/secret-volume/animal-store.db (db_password=hunter2)');
+  return new Error(
+    'SQLITE_IOERR: disk I/O error at /srv/animal-store/secret-volume/animal-store.db (db_password=hunter2)',
+  );
 }
 
 /** Makes one store method fail once, as an unexpected failure would. */
@@ -69,22 +71,33 @@ describe('errors', () => {
     ['list', '/v1/pets', {}],
     ['get', '/v1/pets/1', {}],
     ['create', '/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 } }],
-  ])('answers a failure of the store (%s) with 500 internal_error, disclosing nothing, and logs the detail', async (method, path, init) => {
-    const failure = internalFailure();
-    failOnce(t, method, failure);
-    const response = await t.request(path, init);
-    const requestId = response.headers.get('X-Request-Id')!;
-    const text = await response.clone().text();
+  ])(
+    'answers a failure of the store (%s) with 500 internal_error, disclosing nothing, and logs the detail',
+    async (method, path, init) => {
+      const failure = internalFailure();
+      failOnce(t, method, failure);
+      const response = await t.request(path, init);
+      const requestId = response.headers.get('X-Request-Id')!;
+      const text = await response.clone().text();
 
-    const error = await expectError(response, 500, 'internal_error');
-    for (const detail of ['hunter2', 'SQLITE', 'secret-volume', 'animal-store.db', failure.message, 'Error:', '.ts:']) {
-      expect(text).not.toContain(detail);
-    }
-    expect(error.message).toContain(requestId);
-    const logged = t.logLines.filter((line) => line.includes(requestId)).join('\n');
-    expect(logged).toContain(failure.message);
-    expect(logged).toContain('cross-cutting.test.ts');
-  });
+      const error = await expectError(response, 500, 'internal_error');
+      for (const detail of [
+        'hunter2',
+        'SQLITE',
+        'secret-volume',
+        'animal-store.db',
+        failure.message,
+        'Error:',
+        '.ts:',
+      ]) {
+        expect(text).not.toContain(detail);
+      }
+      expect(error.message).toContain(requestId);
+      const logged = t.logLines.filter((line) => line.includes(requestId)).join('\n');
+      expect(logged).toContain(failure.message);
+      expect(logged).toContain('cross-cutting.test.ts');
+    },
+  );
 
   it('uses only documented codes for every error, and produces every documented code', async () => {
     const cases: [string, Send][] = [
@@ -102,9 +115,27 @@ describe('errors', () => {
       ['unknown path', (app) => app.request('/v1/nope')],
       ['missing pet', (app) => app.request('/v1/pets/999')],
       ['other method', (app) => app.request('/v1/pets', { method: 'DELETE' })],
-      ['unexpected failure', (app) => (failOnce(app, 'list'), app.request('/v1/pets'))],
-      ['storage failure', (app) => (failOnce(app, 'list', new StorageUnavailableError('the disk is full')), app.request('/v1/pets'))],
-      ['after the sunset', (app) => (app.clock.set(SUNSET), app.request('/v1/pets/1'))],
+      [
+        'unexpected failure',
+        (app) => {
+          failOnce(app, 'list');
+          return app.request('/v1/pets');
+        },
+      ],
+      [
+        'storage failure',
+        (app) => {
+          failOnce(app, 'list', new StorageUnavailableError('the disk is full'));
+          return app.request('/v1/pets');
+        },
+      ],
+      [
+        'after the sunset',
+        (app) => {
+          app.clock.set(SUNSET);
+          return app.request('/v1/pets/1');
+        },
+      ],
     ];
     const seen = new Map<string, string>();
     const check = async (label: string, response: Response) => {
@@ -120,7 +151,8 @@ describe('errors', () => {
     await withApp(
       async (app) => {
         await useUpMinuteWindow(app);
-        for (let refused = 1; refused <= 11; refused++) await check(`refused request ${refused}`, await app.request('/v1/pets'));
+        for (let refused = 1; refused <= 11; refused++)
+          await check(`refused request ${refused}`, await app.request('/v1/pets'));
       },
       { key: { plan: 'free' } },
     );
@@ -177,7 +209,11 @@ describe('authentication', () => {
     ['POST', '/'],
     ['DELETE', '/v1/pets'],
   ])('answers %s %s without a key with 401, before routing or validation', async (method, path) => {
-    const response = await t.app.request(path, { method, body: method === 'POST' ? '{' : undefined, headers: { 'Content-Type': 'application/json' } });
+    const response = await t.app.request(path, {
+      method,
+      body: method === 'POST' ? '{' : undefined,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(response.headers.get('WWW-Authenticate')).toMatch(/^Bearer\b/);
     await expectError(response, 401, 'unauthorized');
   });
@@ -241,7 +277,11 @@ describe('logging', () => {
     expect(firstId).toMatch(/\S{8,}/);
     expect(secondId).toMatch(/\S{8,}/);
     expect(firstId).not.toBe(secondId);
-    expect(accessLines(t).slice(-2).map((line) => line.requestId)).toEqual([firstId, secondId]);
+    expect(
+      accessLines(t)
+        .slice(-2)
+        .map((line) => line.requestId),
+    ).toEqual([firstId, secondId]);
   });
 
   it('never writes the API key, whatever the request', async () => {
@@ -265,7 +305,16 @@ describe('logging', () => {
 
 describe('CORS', () => {
   const ORIGIN = 'https://app.example';
-  const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Link', 'Location', 'Deprecation', 'Sunset'];
+  const EXPOSED = [
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'Retry-After',
+    'Link',
+    'Location',
+    'Deprecation',
+    'Sunset',
+  ];
 
   let cors: TestApp;
   beforeAll(async () => {
@@ -274,44 +323,69 @@ describe('CORS', () => {
   afterAll(() => cors.close());
 
   const headerList = (response: Response, name: string) =>
-    (response.headers.get(name) ?? '').split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
+    (response.headers.get(name) ?? '')
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean);
 
   function preflight(app: TestApp, origin: string, path = '/v1/pets') {
     return app.app.request(path, {
       method: 'OPTIONS',
-      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
     });
   }
 
-  it.each(['/v1/pets', '/v1/pets/1'])('answers a preflight for %s from an allowed origin without asking for a key', async (path) => {
-    const response = await preflight(cors, ORIGIN, path);
-    expect(response.status).toBeGreaterThanOrEqual(200);
-    expect(response.status).toBeLessThan(300);
-    expect(response.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN);
-    expect(headerList(response, 'Access-Control-Allow-Headers')).toEqual(expect.arrayContaining(['authorization', 'content-type']));
-    expect(headerList(response, 'Access-Control-Allow-Methods')).toEqual(expect.arrayContaining(['get', 'post']));
-  });
+  it.each(['/v1/pets', '/v1/pets/1'])(
+    'answers a preflight for %s from an allowed origin without asking for a key',
+    async (path) => {
+      const response = await preflight(cors, ORIGIN, path);
+      expect(response.status).toBeGreaterThanOrEqual(200);
+      expect(response.status).toBeLessThan(300);
+      expect(response.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN);
+      expect(headerList(response, 'Access-Control-Allow-Headers')).toEqual(
+        expect.arrayContaining(['authorization', 'content-type']),
+      );
+      expect(headerList(response, 'Access-Control-Allow-Methods')).toEqual(expect.arrayContaining(['get', 'post']));
+    },
+  );
 
   it.each([
     [200, (app: TestApp) => app.request('/v1/pets', { headers: { Origin: ORIGIN } })],
-    [201, (app: TestApp) => app.request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 }, headers: { Origin: ORIGIN } })],
+    [
+      201,
+      (app: TestApp) =>
+        app.request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 }, headers: { Origin: ORIGIN } }),
+    ],
     [401, (app: TestApp) => app.app.request('/v1/pets/1', { headers: { Origin: ORIGIN } })],
-  ])('lets a browser at an allowed origin read the %i response and its rate-limit, paging and deprecation headers', async (status, send) => {
-    const response = await send(cors);
-    expect(response.status).toBe(status);
-    expect(response.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN);
-    expect(headerList(response, 'Access-Control-Expose-Headers')).toEqual(expect.arrayContaining(EXPOSED.map((name) => name.toLowerCase())));
-  });
+  ])(
+    'lets a browser at an allowed origin read the %i response and its rate-limit, paging and deprecation headers',
+    async (status, send) => {
+      const response = await send(cors);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN);
+      expect(headerList(response, 'Access-Control-Expose-Headers')).toEqual(
+        expect.arrayContaining(EXPOSED.map((name) => name.toLowerCase())),
+      );
+    },
+  );
 
   it('gives a disallowed origin no Access-Control-Allow-Origin', async () => {
     const evil = 'https://evil.example';
     expect((await preflight(cors, evil)).headers.get('Access-Control-Allow-Origin')).toBeNull();
-    expect((await cors.request('/v1/pets', { headers: { Origin: evil } })).headers.get('Access-Control-Allow-Origin')).toBeNull();
+    expect(
+      (await cors.request('/v1/pets', { headers: { Origin: evil } })).headers.get('Access-Control-Allow-Origin'),
+    ).toBeNull();
   });
 
   it('allows no origin when none is configured', async () => {
     expect((await preflight(t, ORIGIN)).headers.get('Access-Control-Allow-Origin')).toBeNull();
-    expect((await t.request('/v1/pets', { headers: { Origin: ORIGIN } })).headers.get('Access-Control-Allow-Origin')).toBeNull();
+    expect(
+      (await t.request('/v1/pets', { headers: { Origin: ORIGIN } })).headers.get('Access-Control-Allow-Origin'),
+    ).toBeNull();
   });
 });
 
@@ -323,11 +397,30 @@ describe('rate-limit headers', () => {
     [401, (app) => app.app.request('/v1/pets')],
     [404, (app) => app.request('/v1/pets/1')],
     [405, (app) => app.request('/v1/pets', { method: 'DELETE' })],
-    [410, (app) => (app.clock.set(SUNSET), app.request('/v1/pets/1'))],
+    [
+      410,
+      (app) => {
+        app.clock.set(SUNSET);
+        return app.request('/v1/pets/1');
+      },
+    ],
     [413, (app) => postRaw(app, `{"name":"${'a'.repeat(20_000)}","categoryId":1}`)],
     [415, (app) => postRaw(app, '{}', 'text/plain')],
-    [429, async (app) => (await useUpMinuteWindow(app), app.request('/v1/pets')), { key: { plan: 'free' } }],
-    [500, (app) => (failOnce(app, 'list'), app.request('/v1/pets'))],
+    [
+      429,
+      async (app) => {
+        await useUpMinuteWindow(app);
+        return app.request('/v1/pets');
+      },
+      { key: { plan: 'free' } },
+    ],
+    [
+      500,
+      (app) => {
+        failOnce(app, 'list');
+        return app.request('/v1/pets');
+      },
+    ],
   ])('a %i response carries X-RateLimit-Limit, -Remaining and -Reset as integers', async (status, send, options) => {
     await withApp(async (app) => {
       const response = await send(app);

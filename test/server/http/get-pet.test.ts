@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { DEPRECATION_HEADERS, SUNSET, addPets, expectError, expectJsonContentType, useUpMinuteWindow, withApp, type Send } from './http-support.ts';
+import {
+  addPets,
+  DEPRECATION_HEADERS,
+  expectError,
+  expectJsonContentType,
+  type Send,
+  SUNSET,
+  useUpMinuteWindow,
+  withApp,
+} from './http-support.ts';
 
 let t: TestApp;
 let pets: Pet[];
@@ -28,11 +37,27 @@ describe('GET /pets/{petId}', () => {
     expect(await response.json()).toEqual(pets[1]);
   });
 
-  it.each([[3], [1000], [9007199254740991]])('answers 404 not_found naming the id %s that no pet has', async (petId) => {
-    await expectError(await t.request(`/v1/pets/${petId}`), 404, 'not_found', String(petId));
-  });
+  it.each([[3], [1000], [9007199254740991]])(
+    'answers 404 not_found naming the id %s that no pet has',
+    async (petId) => {
+      await expectError(await t.request(`/v1/pets/${petId}`), 404, 'not_found', String(petId));
+    },
+  );
 
-  it.each([['0'], ['-1'], ['01'], ['+1'], ['1.0'], ['abc'], ['9007199254740992'], ['1e3'], ['0x1'], ['%201'], ['1%20'], ['１']])(
+  it.each([
+    ['0'],
+    ['-1'],
+    ['01'],
+    ['+1'],
+    ['1.0'],
+    ['abc'],
+    ['9007199254740992'],
+    ['1e3'],
+    ['0x1'],
+    ['%201'],
+    ['1%20'],
+    ['１'],
+  ])(
     'rejects petId %s with 400 validation_failed naming petId, in the message and as its one detail',
     async (petId) => {
       const error = await expectError(await t.request(`/v1/pets/${petId}`), 400, 'validation_failed', 'petId');
@@ -42,7 +67,13 @@ describe('GET /pets/{petId}', () => {
 
   describe('deprecation', () => {
     it.each<[number, Send]>([
-      [200, async (app) => (await addPets(app, ['available']), app.request('/v1/pets/1'))],
+      [
+        200,
+        async (app) => {
+          await addPets(app, ['available']);
+          return app.request('/v1/pets/1');
+        },
+      ],
       [400, (app) => app.request('/v1/pets/abc')],
       [401, (app) => app.app.request('/v1/pets/1')],
       [404, (app) => app.request('/v1/pets/1')],
@@ -75,7 +106,10 @@ describe('GET /pets/{petId}', () => {
 
     it.each([
       ['GET /v1/pets', (app: TestApp) => app.request('/v1/pets')],
-      ['POST /v1/pets', (app: TestApp) => app.request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 } })],
+      [
+        'POST /v1/pets',
+        (app: TestApp) => app.request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 } }),
+      ],
     ])('leaves %s, which is not deprecated, without a Deprecation header', async (_, send) => {
       const response = await send(t);
       expect(response.status).toBeLessThan(300);
@@ -91,13 +125,16 @@ describe('GET /pets/{petId}', () => {
       });
     });
 
-    it.each([SUNSET, '2030-12-05T00:00:00.001Z', '2031-06-01T12:00:00Z'])('answers 410 gone naming the successor at %s', async (instant) => {
-      await withApp(async (app) => {
-        await addPets(app, ['available']);
-        app.clock.set(instant);
-        const error = await expectError(await app.request('/v1/pets/1'), 410, 'gone', '/v1/pets');
-        expect(error.message).toMatch(/2030-12-05/);
-      });
-    });
+    it.each([SUNSET, '2030-12-05T00:00:00.001Z', '2031-06-01T12:00:00Z'])(
+      'answers 410 gone naming the successor at %s',
+      async (instant) => {
+        await withApp(async (app) => {
+          await addPets(app, ['available']);
+          app.clock.set(instant);
+          const error = await expectError(await app.request('/v1/pets/1'), 410, 'gone', '/v1/pets');
+          expect(error.message).toMatch(/2030-12-05/);
+        });
+      },
+    );
   });
 });

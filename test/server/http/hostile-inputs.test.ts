@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../server/errors.ts';
 import type { NewPet, Pet } from '../../../server/store/pet-store.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { DEPRECATION_HEADERS, RATE_LIMIT_HEADERS, expectError, expectJsonContentType, nextLink, type Send } from './http-support.ts';
+import {
+  DEPRECATION_HEADERS,
+  expectError,
+  expectJsonContentType,
+  nextLink,
+  RATE_LIMIT_HEADERS,
+  type Send,
+} from './http-support.ts';
 
 /**
  * A table of hostile requests, one row per input. Each row checks the documented status, the
@@ -69,7 +76,9 @@ const AUTH_PROBLEM = /Authorization|API key/;
 
 /** UTF-8 text with raw bytes spliced in, so a body can carry bytes no JavaScript string encodes to. */
 function bytes(...parts: (string | number[])[]): Uint8Array {
-  const chunks = parts.map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part)));
+  const chunks = parts.map((part) =>
+    typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part),
+  );
   const joined = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
   let offset = 0;
   for (const chunk of chunks) {
@@ -83,7 +92,11 @@ function bytes(...parts: (string | number[])[]): Uint8Array {
  * POST /v1/pets with the test key and the body exactly as given. A `Uint8Array` body with no
  * Content-Type goes out with none (a string body would get `text/plain` from the Fetch API).
  */
-function post(body: string | Uint8Array, contentType: string | null = 'application/json', init: RequestInit = {}): Send {
+function post(
+  body: string | Uint8Array,
+  contentType: string | null = 'application/json',
+  init: RequestInit = {},
+): Send {
   const headers = new Headers(init.headers);
   if (contentType !== null) headers.set('Content-Type', contentType);
   return (app) => app.request('/v1/pets', { ...init, method: 'POST', body, headers });
@@ -92,8 +105,14 @@ function post(body: string | Uint8Array, contentType: string | null = 'applicati
 const postJson = (value: unknown) => post(JSON.stringify(value));
 const withName = (name: string) => postJson({ name, categoryId: 1 });
 const withCategoryId = (text: string) => post(`{"name":"Rex","categoryId":${text}}`);
-const get = (path: string, init: RequestInit = {}): Send => (app) => app.request(path, init);
-const head = (path: string, init: RequestInit = {}): Send => (app) => app.request(path, { ...init, method: 'HEAD' });
+const get =
+  (path: string, init: RequestInit = {}): Send =>
+  (app) =>
+    app.request(path, init);
+const head =
+  (path: string, init: RequestInit = {}): Send =>
+  (app) =>
+    app.request(path, { ...init, method: 'HEAD' });
 
 /** Sends without the test key: with the given Authorization values (appended in order), or none. */
 function as(authorizations: string[], path: string, init: RequestInit = {}): Send {
@@ -170,7 +189,8 @@ async function runRow({ send, expected }: Row): Promise<void> {
 
   const response = await send(t);
   for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toMatch(/^\d+$/);
-  for (const [name, value] of Object.entries(expected.headers ?? {})) expect(response.headers.get(name), name).toBe(value);
+  for (const [name, value] of Object.entries(expected.headers ?? {}))
+    expect(response.headers.get(name), name).toBe(value);
   if (expected.allow) {
     const allow = (response.headers.get('Allow') ?? '').split(',').map((method) => method.trim());
     expect(allow).toEqual(expect.arrayContaining(expected.allow.methods));
@@ -260,150 +280,368 @@ describe('POST /v1/pets', () => {
     refused('malformed JSON `{name:Rex}`', 400, 'malformed_json', post('{name:Rex}'), { names: 'body' }),
     refused('truncated JSON `{"name":"Rex"`', 400, 'malformed_json', post('{"name":"Rex"'), { names: 'body' }),
     refused('a trailing comma', 400, 'malformed_json', post('{"name":"Rex","categoryId":1,}'), { names: 'body' }),
-    refused('two JSON documents back to back', 400, 'malformed_json', post(`${VALID_BODY}${VALID_BODY}`), { names: 'body' }),
-    refused('a comment inside the object', 400, 'malformed_json', post('{"name":"Rex",/* x */"categoryId":1}'), { names: 'body' }),
+    refused('two JSON documents back to back', 400, 'malformed_json', post(`${VALID_BODY}${VALID_BODY}`), {
+      names: 'body',
+    }),
+    refused('a comment inside the object', 400, 'malformed_json', post('{"name":"Rex",/* x */"categoryId":1}'), {
+      names: 'body',
+    }),
     refused('categoryId NaN', 400, 'malformed_json', withCategoryId('NaN'), { names: 'body' }),
     refused('categoryId Infinity', 400, 'malformed_json', withCategoryId('Infinity'), { names: 'body' }),
     refused('categoryId with a leading zero (01)', 400, 'malformed_json', withCategoryId('01'), { names: 'body' }),
     refused('categoryId in hex (0x1)', 400, 'malformed_json', withCategoryId('0x1'), { names: 'body' }),
     refused('an empty body', 400, 'malformed_json', post(''), { names: 'body' }),
     refused('a body of whitespace only', 400, 'malformed_json', post(' \r\n\t '), { names: 'body' }),
-    refused('no body at all', 400, 'malformed_json', (app) =>
-      app.request('/v1/pets', { method: 'POST', headers: { 'Content-Type': 'application/json' } }), { names: 'body' }),
+    refused(
+      'no body at all',
+      400,
+      'malformed_json',
+      (app) => app.request('/v1/pets', { method: 'POST', headers: { 'Content-Type': 'application/json' } }),
+      { names: 'body' },
+    ),
     refused('10,000 unclosed `[` (10,000 bytes)', 400, 'malformed_json', post('['.repeat(10_000)), { names: 'body' }),
-    refused('8,000 nested arrays, closed (16,000 bytes): valid JSON, not an object', 400, 'validation_failed',
-      post(deepArrays(8_000)), { names: 'body' }),
-    refused('objects nested 2,700 deep under an unknown field `a`', 400, 'validation_failed',
-      post(`${'{"a":'.repeat(2_700)}1${'}'.repeat(2_700)}`), { names: 'a' }),
-    refused('status holding 7,000 nested arrays', 400, 'validation_failed',
-      post(`{"name":"Rex","categoryId":1,"status":${deepArrays(7_000)}}`), { names: 'status' }),
-    refused('10,000 nested arrays, closed (20,000 bytes, over 16 KiB)', 413, 'payload_too_large', post(deepArrays(10_000)),
-      { names: 'body' }),
+    refused(
+      '8,000 nested arrays, closed (16,000 bytes): valid JSON, not an object',
+      400,
+      'validation_failed',
+      post(deepArrays(8_000)),
+      { names: 'body' },
+    ),
+    refused(
+      'objects nested 2,700 deep under an unknown field `a`',
+      400,
+      'validation_failed',
+      post(`${'{"a":'.repeat(2_700)}1${'}'.repeat(2_700)}`),
+      { names: 'a' },
+    ),
+    refused(
+      'status holding 7,000 nested arrays',
+      400,
+      'validation_failed',
+      post(`{"name":"Rex","categoryId":1,"status":${deepArrays(7_000)}}`),
+      { names: 'status' },
+    ),
+    refused(
+      '10,000 nested arrays, closed (20,000 bytes, over 16 KiB)',
+      413,
+      'payload_too_large',
+      post(deepArrays(10_000)),
+      { names: 'body' },
+    ),
 
     // Duplicate keys: JSON.parse keeps the last, RFC 8259 leaves duplicates to the parser and the
     // contract does not forbid them, so the last value is the one validated and stored.
-    accepted('duplicate name keys "a" then "b" (accepted, the last one wins)', 201,
-      post('{"name":"a","name":"b","categoryId":1}'), { stored: { ...VALID_PET, name: 'b' } }),
-    refused('duplicate name keys "Rex" then "" (the last one wins, and is empty)', 400, 'validation_failed',
-      post('{"name":"Rex","name":"","categoryId":1}'), { names: 'name' }),
-    refused('duplicate categoryId keys 1 then 0 (the last one wins, and is out of range)', 400, 'validation_failed',
-      post('{"name":"Rex","categoryId":1,"categoryId":0}'), { names: 'categoryId' }),
+    accepted(
+      'duplicate name keys "a" then "b" (accepted, the last one wins)',
+      201,
+      post('{"name":"a","name":"b","categoryId":1}'),
+      { stored: { ...VALID_PET, name: 'b' } },
+    ),
+    refused(
+      'duplicate name keys "Rex" then "" (the last one wins, and is empty)',
+      400,
+      'validation_failed',
+      post('{"name":"Rex","name":"","categoryId":1}'),
+      { names: 'name' },
+    ),
+    refused(
+      'duplicate categoryId keys 1 then 0 (the last one wins, and is out of range)',
+      400,
+      'validation_failed',
+      post('{"name":"Rex","categoryId":1,"categoryId":0}'),
+      { names: 'categoryId' },
+    ),
 
     // Keys that would reach Object.prototype if the body were merged into an object.
-    refused('a `__proto__` key carrying `polluted`', 400, 'validation_failed',
-      post(`{"name":"Rex","categoryId":1,"__proto__":{"polluted":"yes"}}`), { names: '__proto__' }),
-    refused('only a `__proto__` key carrying a whole valid pet', 400, 'validation_failed',
-      post('{"__proto__":{"name":"Rex","categoryId":1,"polluted":"yes"}}'), { names: '__proto__' }),
-    refused('a `constructor.prototype` key carrying `polluted`', 400, 'validation_failed',
-      post('{"name":"Rex","categoryId":1,"constructor":{"prototype":{"polluted":"yes"}}}'), { names: 'constructor' }),
-    refused('a `prototype` key carrying `polluted`', 400, 'validation_failed',
-      post('{"name":"Rex","categoryId":1,"prototype":{"polluted":"yes"}}'), { names: 'prototype' }),
-    refused('a `hasOwnProperty` key', 400, 'validation_failed', post('{"name":"Rex","categoryId":1,"hasOwnProperty":1}'),
-      { names: 'hasOwnProperty' }),
+    refused(
+      'a `__proto__` key carrying `polluted`',
+      400,
+      'validation_failed',
+      post(`{"name":"Rex","categoryId":1,"__proto__":{"polluted":"yes"}}`),
+      { names: '__proto__' },
+    ),
+    refused(
+      'only a `__proto__` key carrying a whole valid pet',
+      400,
+      'validation_failed',
+      post('{"__proto__":{"name":"Rex","categoryId":1,"polluted":"yes"}}'),
+      { names: '__proto__' },
+    ),
+    refused(
+      'a `constructor.prototype` key carrying `polluted`',
+      400,
+      'validation_failed',
+      post('{"name":"Rex","categoryId":1,"constructor":{"prototype":{"polluted":"yes"}}}'),
+      { names: 'constructor' },
+    ),
+    refused(
+      'a `prototype` key carrying `polluted`',
+      400,
+      'validation_failed',
+      post('{"name":"Rex","categoryId":1,"prototype":{"polluted":"yes"}}'),
+      { names: 'prototype' },
+    ),
+    refused(
+      'a `hasOwnProperty` key',
+      400,
+      'validation_failed',
+      post('{"name":"Rex","categoryId":1,"hasOwnProperty":1}'),
+      { names: 'hasOwnProperty' },
+    ),
 
     // Unknown fields.
-    refused('an unknown field `colour`', 400, 'validation_failed', postJson({ name: 'Rex', categoryId: 1, colour: 'brown' }),
-      { names: 'colour' }),
-    refused('a client-chosen `id`', 400, 'validation_failed', postJson({ id: 1, name: 'Rex', categoryId: 1 }), { names: 'id' }),
-    refused('a misspelt `categoryID` (named rather than the missing categoryId)', 400, 'validation_failed',
-      postJson({ name: 'Rex', categoryID: 1 }), { names: 'categoryID' }),
-    refused('1,500 unknown fields (first `f0`)', 400, 'validation_failed',
-      postJson({ name: 'Rex', categoryId: 1, ...Object.fromEntries(Array.from({ length: 1_500 }, (_, i) => [`f${i}`, 0])) }),
-      { names: 'f0' }),
+    refused(
+      'an unknown field `colour`',
+      400,
+      'validation_failed',
+      postJson({ name: 'Rex', categoryId: 1, colour: 'brown' }),
+      { names: 'colour' },
+    ),
+    refused('a client-chosen `id`', 400, 'validation_failed', postJson({ id: 1, name: 'Rex', categoryId: 1 }), {
+      names: 'id',
+    }),
+    refused(
+      'a misspelt `categoryID` (named rather than the missing categoryId)',
+      400,
+      'validation_failed',
+      postJson({ name: 'Rex', categoryID: 1 }),
+      { names: 'categoryID' },
+    ),
+    refused(
+      '1,500 unknown fields (first `f0`)',
+      400,
+      'validation_failed',
+      postJson({
+        name: 'Rex',
+        categoryId: 1,
+        ...Object.fromEntries(Array.from({ length: 1_500 }, (_, i) => [`f${i}`, 0])),
+      }),
+      { names: 'f0' },
+    ),
 
     // categoryId at the edges.
     refused('categoryId 0', 400, 'validation_failed', withCategoryId('0'), { names: 'categoryId' }),
     refused('categoryId -1', 400, 'validation_failed', withCategoryId('-1'), { names: 'categoryId' }),
     refused('categoryId -0', 400, 'validation_failed', withCategoryId('-0'), { names: 'categoryId' }),
     refused('categoryId 1.5', 400, 'validation_failed', withCategoryId('1.5'), { names: 'categoryId' }),
-    accepted('categoryId 9007199254740991 (2^53-1)', 201, withCategoryId('9007199254740991'),
-      { stored: { ...VALID_PET, categoryId: 9007199254740991 } }),
-    refused('categoryId 9007199254740992 (2^53)', 400, 'validation_failed', withCategoryId('9007199254740992'), { names: 'categoryId' }),
-    accepted('categoryId 1e2 (integral, so an integer)', 201, withCategoryId('1e2'), { stored: { ...VALID_PET, categoryId: 100 } }),
-    accepted('categoryId 1.0000000000000001 (read as the binary64 double 1, as the contract documents)', 201,
-      withCategoryId('1.0000000000000001'), { stored: { ...VALID_PET, categoryId: 1 } }),
-    refused('categoryId 1e400 (parses to Infinity)', 400, 'validation_failed', withCategoryId('1e400'), { names: 'categoryId' }),
+    accepted('categoryId 9007199254740991 (2^53-1)', 201, withCategoryId('9007199254740991'), {
+      stored: { ...VALID_PET, categoryId: 9007199254740991 },
+    }),
+    refused('categoryId 9007199254740992 (2^53)', 400, 'validation_failed', withCategoryId('9007199254740992'), {
+      names: 'categoryId',
+    }),
+    accepted('categoryId 1e2 (integral, so an integer)', 201, withCategoryId('1e2'), {
+      stored: { ...VALID_PET, categoryId: 100 },
+    }),
+    accepted(
+      'categoryId 1.0000000000000001 (read as the binary64 double 1, as the contract documents)',
+      201,
+      withCategoryId('1.0000000000000001'),
+      { stored: { ...VALID_PET, categoryId: 1 } },
+    ),
+    refused('categoryId 1e400 (parses to Infinity)', 400, 'validation_failed', withCategoryId('1e400'), {
+      names: 'categoryId',
+    }),
     refused('categoryId "1" (a string)', 400, 'validation_failed', withCategoryId('"1"'), { names: 'categoryId' }),
     refused('categoryId [1]', 400, 'validation_failed', withCategoryId('[1]'), { names: 'categoryId' }),
 
     // status outside the enumeration.
-    refused('status "lost"', 400, 'validation_failed', postJson({ name: 'Rex', categoryId: 1, status: 'lost' }), { names: 'status' }),
-    refused('status "AVAILABLE"', 400, 'validation_failed', postJson({ name: 'Rex', categoryId: 1, status: 'AVAILABLE' }),
-      { names: 'status' }),
-    refused('status ""', 400, 'validation_failed', postJson({ name: 'Rex', categoryId: 1, status: '' }), { names: 'status' }),
+    refused('status "lost"', 400, 'validation_failed', postJson({ name: 'Rex', categoryId: 1, status: 'lost' }), {
+      names: 'status',
+    }),
+    refused(
+      'status "AVAILABLE"',
+      400,
+      'validation_failed',
+      postJson({ name: 'Rex', categoryId: 1, status: 'AVAILABLE' }),
+      { names: 'status' },
+    ),
+    refused('status ""', 400, 'validation_failed', postJson({ name: 'Rex', categoryId: 1, status: '' }), {
+      names: 'status',
+    }),
 
     // name at the edges.
     refused('name empty', 400, 'validation_failed', withName(''), { names: 'name' }),
-    accepted('name of 100 code points, 50 of them astral (150 UTF-16 units)', 201, withName('a'.repeat(50) + '😀'.repeat(50)),
-      { stored: { ...VALID_PET, name: 'a'.repeat(50) + '😀'.repeat(50) } }),
-    refused('name of 101 code points, 50 of them astral', 400, 'validation_failed', withName('a'.repeat(51) + '😀'.repeat(50)),
-      { names: 'name' }),
+    accepted(
+      'name of 100 code points, 50 of them astral (150 UTF-16 units)',
+      201,
+      withName('a'.repeat(50) + '😀'.repeat(50)),
+      { stored: { ...VALID_PET, name: 'a'.repeat(50) + '😀'.repeat(50) } },
+    ),
+    refused(
+      'name of 101 code points, 50 of them astral',
+      400,
+      'validation_failed',
+      withName('a'.repeat(51) + '😀'.repeat(50)),
+      { names: 'name' },
+    ),
     refused('name of 5,000 characters', 400, 'validation_failed', withName('a'.repeat(5_000)), { names: 'name' }),
     refused('name of spaces only', 400, 'validation_failed', withName('     '), { names: 'name' }),
-    refused('name of U+200B zero-width spaces only', 400, 'validation_failed', withName('\u200b\u200b\u200b'), { names: 'name' }),
-    refused('name of U+2800 braille blanks only', 400, 'validation_failed', withName('\u2800\u2800'), { names: 'name' }),
-    refused('name of U+3164 hangul fillers only', 400, 'validation_failed', withName('\u3164\u3164'), { names: 'name' }),
+    refused('name of U+200B zero-width spaces only', 400, 'validation_failed', withName('\u200b\u200b\u200b'), {
+      names: 'name',
+    }),
+    refused('name of U+2800 braille blanks only', 400, 'validation_failed', withName('\u2800\u2800'), {
+      names: 'name',
+    }),
+    refused('name of U+3164 hangul fillers only', 400, 'validation_failed', withName('\u3164\u3164'), {
+      names: 'name',
+    }),
     refused('name of U+FEFF only', 400, 'validation_failed', withName('\ufeff'), { names: 'name' }),
     refused('name of U+00AD soft hyphens only', 400, 'validation_failed', withName('\u00ad\u00ad'), { names: 'name' }),
-    refused('name of a lone U+202E direction override', 400, 'validation_failed', withName('\u202e'), { names: 'name' }),
-    accepted('name of U+202E then letters (a visible character, stored exactly)', 201, withName('\u202eRex'),
-      { stored: { ...VALID_PET, name: '\u202eRex' } }),
+    refused('name of a lone U+202E direction override', 400, 'validation_failed', withName('\u202e'), {
+      names: 'name',
+    }),
+    accepted('name of U+202E then letters (a visible character, stored exactly)', 201, withName('\u202eRex'), {
+      stored: { ...VALID_PET, name: '\u202eRex' },
+    }),
     refused('name with U+0000', 400, 'validation_failed', withName('Re\u0000x'), { names: 'name' }),
     refused('name with U+0007', 400, 'validation_failed', withName('Re\u0007x'), { names: 'name' }),
     refused('name with U+0085', 400, 'validation_failed', withName('Re\u0085x'), { names: 'name' }),
     refused('name with a tab', 400, 'validation_failed', withName('Re\tx'), { names: 'name' }),
-    refused('name with a lone high surrogate escape "\\ud800"', 400, 'validation_failed', post('{"name":"\\ud800","categoryId":1}'),
-      { names: 'name' }),
-    refused('name with a lone low surrogate escape inside letters', 400, 'validation_failed', post('{"name":"Re\\udc00x","categoryId":1}'),
-      { names: 'name' }),
-    accepted('name with an escaped surrogate pair "\\ud83d\\ude00" (one character)', 201, post('{"name":"\\ud83d\\ude00","categoryId":1}'),
-      { stored: { ...VALID_PET, name: '😀' } }),
+    refused(
+      'name with a lone high surrogate escape "\\ud800"',
+      400,
+      'validation_failed',
+      post('{"name":"\\ud800","categoryId":1}'),
+      { names: 'name' },
+    ),
+    refused(
+      'name with a lone low surrogate escape inside letters',
+      400,
+      'validation_failed',
+      post('{"name":"Re\\udc00x","categoryId":1}'),
+      { names: 'name' },
+    ),
+    accepted(
+      'name with an escaped surrogate pair "\\ud83d\\ude00" (one character)',
+      201,
+      post('{"name":"\\ud83d\\ude00","categoryId":1}'),
+      { stored: { ...VALID_PET, name: '😀' } },
+    ),
 
     // Bytes that are not UTF-8.
-    refused('byte FF inside the name', 400, 'malformed_json', post(bytes('{"name":"Re', [0xff], 'x","categoryId":1}')), { names: 'body' }),
-    refused('overlong C0 AF inside the name', 400, 'malformed_json', post(bytes('{"name":"Re', [0xc0, 0xaf], 'x","categoryId":1}')),
-      { names: 'body' }),
-    refused('an encoded surrogate ED A0 80 inside the name', 400, 'malformed_json',
-      post(bytes('{"name":"Re', [0xed, 0xa0, 0x80], 'x","categoryId":1}')), { names: 'body' }),
-    refused('a truncated sequence E2 82 inside the name', 400, 'malformed_json',
-      post(bytes('{"name":"Re', [0xe2, 0x82], '","categoryId":1}')), { names: 'body' }),
+    refused(
+      'byte FF inside the name',
+      400,
+      'malformed_json',
+      post(bytes('{"name":"Re', [0xff], 'x","categoryId":1}')),
+      { names: 'body' },
+    ),
+    refused(
+      'overlong C0 AF inside the name',
+      400,
+      'malformed_json',
+      post(bytes('{"name":"Re', [0xc0, 0xaf], 'x","categoryId":1}')),
+      { names: 'body' },
+    ),
+    refused(
+      'an encoded surrogate ED A0 80 inside the name',
+      400,
+      'malformed_json',
+      post(bytes('{"name":"Re', [0xed, 0xa0, 0x80], 'x","categoryId":1}')),
+      { names: 'body' },
+    ),
+    refused(
+      'a truncated sequence E2 82 inside the name',
+      400,
+      'malformed_json',
+      post(bytes('{"name":"Re', [0xe2, 0x82], '","categoryId":1}')),
+      { names: 'body' },
+    ),
     refused('byte FF alone as the body', 400, 'malformed_json', post(bytes([0xff])), { names: 'body' }),
 
     // Content-Type.
-    refused('Content-Type application/json; charset=latin1', 415, 'unsupported_media_type',
-      post(VALID_BODY, 'application/json; charset=latin1'), { names: 'charset' }),
-    refused('Content-Type application/json; charset=utf-16', 415, 'unsupported_media_type',
-      post(VALID_BODY, 'application/json; charset=utf-16'), { names: 'charset' }),
+    refused(
+      'Content-Type application/json; charset=latin1',
+      415,
+      'unsupported_media_type',
+      post(VALID_BODY, 'application/json; charset=latin1'),
+      { names: 'charset' },
+    ),
+    refused(
+      'Content-Type application/json; charset=utf-16',
+      415,
+      'unsupported_media_type',
+      post(VALID_BODY, 'application/json; charset=utf-16'),
+      { names: 'charset' },
+    ),
     accepted('Content-Type application/json; charset=utf-8', 201, post(VALID_BODY, 'application/json; charset=utf-8')),
     accepted('Content-Type application/json; charset=UTF-8', 201, post(VALID_BODY, 'application/json; charset=UTF-8')),
-    accepted('Content-Type application/json; charset="utf-8" (quoted)', 201, post(VALID_BODY, 'application/json; charset="utf-8"')),
-    refused('no Content-Type', 415, 'unsupported_media_type', post(new TextEncoder().encode(VALID_BODY), null), { names: 'Content-Type' }),
-    refused('Content-Type text/plain with a valid JSON body', 415, 'unsupported_media_type', post(VALID_BODY, 'text/plain'),
-      { names: 'Content-Type' }),
-    refused('Content-Type application/x-www-form-urlencoded', 415, 'unsupported_media_type',
-      post('name=Rex&categoryId=1', 'application/x-www-form-urlencoded'), { names: 'Content-Type' }),
+    accepted(
+      'Content-Type application/json; charset="utf-8" (quoted)',
+      201,
+      post(VALID_BODY, 'application/json; charset="utf-8"'),
+    ),
+    refused('no Content-Type', 415, 'unsupported_media_type', post(new TextEncoder().encode(VALID_BODY), null), {
+      names: 'Content-Type',
+    }),
+    refused(
+      'Content-Type text/plain with a valid JSON body',
+      415,
+      'unsupported_media_type',
+      post(VALID_BODY, 'text/plain'),
+      { names: 'Content-Type' },
+    ),
+    refused(
+      'Content-Type application/x-www-form-urlencoded',
+      415,
+      'unsupported_media_type',
+      post('name=Rex&categoryId=1', 'application/x-www-form-urlencoded'),
+      { names: 'Content-Type' },
+    ),
 
     // Size.
     accepted('a body of exactly 16 KiB with Content-Length', 201, postWithContentLength(paddedPet(MAX_BODY_BYTES))),
-    refused('a body of 16 KiB + 1 with Content-Length', 413, 'payload_too_large', postWithContentLength(paddedPet(MAX_BODY_BYTES + 1)),
-      { names: 'body' }),
-    refused('a body of 16 KiB + 1 streamed without Content-Length', 413, 'payload_too_large', postStreamed(paddedPet(MAX_BODY_BYTES + 1)),
-      { names: 'body' }),
-    refused('a body of 1 MiB streamed without Content-Length', 413, 'payload_too_large', postStreamed(paddedPet(1024 * 1024)),
-      { names: 'body' }),
+    refused(
+      'a body of 16 KiB + 1 with Content-Length',
+      413,
+      'payload_too_large',
+      postWithContentLength(paddedPet(MAX_BODY_BYTES + 1)),
+      { names: 'body' },
+    ),
+    refused(
+      'a body of 16 KiB + 1 streamed without Content-Length',
+      413,
+      'payload_too_large',
+      postStreamed(paddedPet(MAX_BODY_BYTES + 1)),
+      { names: 'body' },
+    ),
+    refused(
+      'a body of 1 MiB streamed without Content-Length',
+      413,
+      'payload_too_large',
+      postStreamed(paddedPet(1024 * 1024)),
+      { names: 'body' },
+    ),
 
     // Order of handling: authentication before validation.
-    refused('malformed JSON without a key', 401, 'unauthorized',
+    refused(
+      'malformed JSON without a key',
+      401,
+      'unauthorized',
       as([], '/v1/pets', { method: 'POST', body: '{', headers: { 'Content-Type': 'application/json' } }),
-      { names: AUTH_PROBLEM, headers: CHALLENGE }),
-    refused('a 20 KB body without a key', 401, 'unauthorized',
+      { names: AUTH_PROBLEM, headers: CHALLENGE },
+    ),
+    refused(
+      'a 20 KB body without a key',
+      401,
+      'unauthorized',
       as([], '/v1/pets', { method: 'POST', body: paddedPet(20_000), headers: { 'Content-Type': 'application/json' } }),
-      { names: AUTH_PROBLEM, headers: CHALLENGE }),
-    refused('text/plain without a key', 401, 'unauthorized',
+      { names: AUTH_PROBLEM, headers: CHALLENGE },
+    ),
+    refused(
+      'text/plain without a key',
+      401,
+      'unauthorized',
       as([], '/v1/pets', { method: 'POST', body: VALID_BODY, headers: { 'Content-Type': 'text/plain' } }),
-      { names: AUTH_PROBLEM, headers: CHALLENGE }),
+      { names: AUTH_PROBLEM, headers: CHALLENGE },
+    ),
 
-    ...authorizationRows('/v1/pets', { method: 'POST', body: VALID_BODY, headers: { 'Content-Type': 'application/json' } }, 201),
+    ...authorizationRows(
+      '/v1/pets',
+      { method: 'POST', body: VALID_BODY, headers: { 'Content-Type': 'application/json' } },
+      201,
+    ),
   ];
 
   it.each(table(rows))('%s', (_, row) => runRow(row));
@@ -422,47 +660,106 @@ describe('GET /v1/pets', () => {
     refused('limit= (empty)', 400, 'validation_failed', get('/v1/pets?limit='), { names: 'limit' }),
     refused('limit=%2B5 (+5)', 400, 'validation_failed', get('/v1/pets?limit=%2B5'), { names: 'limit' }),
     refused('limit=5%00', 400, 'validation_failed', get('/v1/pets?limit=5%00'), { names: 'limit' }),
-    refused('limit of 400 digits', 400, 'validation_failed', get(`/v1/pets?limit=${'9'.repeat(400)}`), { names: 'limit' }),
-    refused('limit repeated (limit=1&limit=2)', 400, 'validation_failed', get('/v1/pets?limit=1&limit=2'), { names: 'limit' }),
-    refused('limit repeated with the same value', 400, 'validation_failed', get('/v1/pets?limit=5&limit=5'), { names: 'limit' }),
+    refused('limit of 400 digits', 400, 'validation_failed', get(`/v1/pets?limit=${'9'.repeat(400)}`), {
+      names: 'limit',
+    }),
+    refused('limit repeated (limit=1&limit=2)', 400, 'validation_failed', get('/v1/pets?limit=1&limit=2'), {
+      names: 'limit',
+    }),
+    refused('limit repeated with the same value', 400, 'validation_failed', get('/v1/pets?limit=5&limit=5'), {
+      names: 'limit',
+    }),
     refused('status=lost', 400, 'validation_failed', get('/v1/pets?status=lost'), { names: 'status' }),
     refused('status=AVAILABLE', 400, 'validation_failed', get('/v1/pets?status=AVAILABLE'), { names: 'status' }),
     refused('status= (empty)', 400, 'validation_failed', get('/v1/pets?status='), { names: 'status' }),
     refused('status=sold%00', 400, 'validation_failed', get('/v1/pets?status=sold%00'), { names: 'status' }),
-    refused('status repeated (status=sold&status=pending)', 400, 'validation_failed', get('/v1/pets?status=sold&status=pending'),
-      { names: 'status' }),
+    refused(
+      'status repeated (status=sold&status=pending)',
+      400,
+      'validation_failed',
+      get('/v1/pets?status=sold&status=pending'),
+      { names: 'status' },
+    ),
     refused('cursor garbage `abc`', 400, 'invalid_cursor', get('/v1/pets?cursor=abc'), { names: 'cursor' }),
     refused('cursor `%00.%00`', 400, 'invalid_cursor', get('/v1/pets?cursor=%00.%00'), { names: 'cursor' }),
-    refused('cursor tampered (last character of the signature changed)', 400, 'invalid_cursor', (app) => {
-      const tampered = issuedCursor.slice(0, -1) + (issuedCursor.endsWith('A') ? 'B' : 'A');
-      return app.request(`/v1/pets?limit=1&cursor=${encodeURIComponent(tampered)}`);
-    }, { names: 'cursor' }),
-    refused('cursor with its payload forged to position 0 and the signature kept', 400, 'invalid_cursor', (app) => {
-      const [, signature] = issuedCursor.split('.');
-      const forged = `${Buffer.from(JSON.stringify({ a: 0, s: null })).toString('base64url')}.${signature}`;
-      return app.request(`/v1/pets?limit=1&cursor=${encodeURIComponent(forged)}`);
-    }, { names: 'cursor' }),
-    refused('cursor issued for no filter, used with status=sold', 400, 'invalid_cursor',
-      (app) => app.request(`/v1/pets?limit=1&status=sold&cursor=${encodeURIComponent(issuedCursor)}`), { names: 'cursor' }),
-    refused('cursor of 600 characters (longer than any the service issues)', 400, 'invalid_cursor',
-      get(`/v1/pets?cursor=${'x'.repeat(600)}`), { names: 'cursor' }),
-    refused('cursor of 600 characters shaped like an issued one (payload.signature)', 400, 'invalid_cursor',
-      get(`/v1/pets?cursor=${'A'.repeat(577)}.${'A'.repeat(22)}`), { names: 'cursor' }),
-    refused('cursor= (empty, so not one the service issued)', 400, 'invalid_cursor', get('/v1/pets?cursor='), { names: 'cursor' }),
-    refused('cursor repeated', 400, 'validation_failed',
-      (app) => app.request(`/v1/pets?cursor=${encodeURIComponent(issuedCursor)}&cursor=${encodeURIComponent(issuedCursor)}`),
-      { names: 'cursor' }),
+    refused(
+      'cursor tampered (last character of the signature changed)',
+      400,
+      'invalid_cursor',
+      (app) => {
+        const tampered = issuedCursor.slice(0, -1) + (issuedCursor.endsWith('A') ? 'B' : 'A');
+        return app.request(`/v1/pets?limit=1&cursor=${encodeURIComponent(tampered)}`);
+      },
+      { names: 'cursor' },
+    ),
+    refused(
+      'cursor with its payload forged to position 0 and the signature kept',
+      400,
+      'invalid_cursor',
+      (app) => {
+        const [, signature] = issuedCursor.split('.');
+        const forged = `${Buffer.from(JSON.stringify({ a: 0, s: null })).toString('base64url')}.${signature}`;
+        return app.request(`/v1/pets?limit=1&cursor=${encodeURIComponent(forged)}`);
+      },
+      { names: 'cursor' },
+    ),
+    refused(
+      'cursor issued for no filter, used with status=sold',
+      400,
+      'invalid_cursor',
+      (app) => app.request(`/v1/pets?limit=1&status=sold&cursor=${encodeURIComponent(issuedCursor)}`),
+      { names: 'cursor' },
+    ),
+    refused(
+      'cursor of 600 characters (longer than any the service issues)',
+      400,
+      'invalid_cursor',
+      get(`/v1/pets?cursor=${'x'.repeat(600)}`),
+      { names: 'cursor' },
+    ),
+    refused(
+      'cursor of 600 characters shaped like an issued one (payload.signature)',
+      400,
+      'invalid_cursor',
+      get(`/v1/pets?cursor=${'A'.repeat(577)}.${'A'.repeat(22)}`),
+      { names: 'cursor' },
+    ),
+    refused('cursor= (empty, so not one the service issued)', 400, 'invalid_cursor', get('/v1/pets?cursor='), {
+      names: 'cursor',
+    }),
+    refused(
+      'cursor repeated',
+      400,
+      'validation_failed',
+      (app) =>
+        app.request(`/v1/pets?cursor=${encodeURIComponent(issuedCursor)}&cursor=${encodeURIComponent(issuedCursor)}`),
+      { names: 'cursor' },
+    ),
     // The contract does not restrict unknown query parameters; these ones must merely stay inert.
-    accepted('query parameters named __proto__ and constructor (ignored, nothing polluted)', 200,
-      get('/v1/pets?__proto__=polluted&constructor=polluted&__proto__[polluted]=yes')),
-    accepted('HEAD /v1/pets (the same answer as GET, without a body)', 200, head('/v1/pets'), { asGet: get('/v1/pets') }),
-    refused('HEAD with limit=0', 400, 'validation_failed', head('/v1/pets?limit=0'), { asGet: get('/v1/pets?limit=0'), names: 'limit' }),
-    refused('HEAD with cursor garbage', 400, 'invalid_cursor', head('/v1/pets?cursor=abc'),
-      { asGet: get('/v1/pets?cursor=abc'), names: 'cursor' }),
-    refused('HEAD without a key', 401, 'unauthorized', (app) => app.app.request('/v1/pets', { method: 'HEAD' }),
-      { asGet: (app) => app.app.request('/v1/pets'), headers: CHALLENGE }),
-    refused('an invalid limit without a key (authentication first)', 401, 'unauthorized', as([], '/v1/pets?limit=0'),
-      { names: AUTH_PROBLEM, headers: CHALLENGE }),
+    accepted(
+      'query parameters named __proto__ and constructor (ignored, nothing polluted)',
+      200,
+      get('/v1/pets?__proto__=polluted&constructor=polluted&__proto__[polluted]=yes'),
+    ),
+    accepted('HEAD /v1/pets (the same answer as GET, without a body)', 200, head('/v1/pets'), {
+      asGet: get('/v1/pets'),
+    }),
+    refused('HEAD with limit=0', 400, 'validation_failed', head('/v1/pets?limit=0'), {
+      asGet: get('/v1/pets?limit=0'),
+      names: 'limit',
+    }),
+    refused('HEAD with cursor garbage', 400, 'invalid_cursor', head('/v1/pets?cursor=abc'), {
+      asGet: get('/v1/pets?cursor=abc'),
+      names: 'cursor',
+    }),
+    refused('HEAD without a key', 401, 'unauthorized', (app) => app.app.request('/v1/pets', { method: 'HEAD' }), {
+      asGet: (app) => app.app.request('/v1/pets'),
+      headers: CHALLENGE,
+    }),
+    refused('an invalid limit without a key (authentication first)', 401, 'unauthorized', as([], '/v1/pets?limit=0'), {
+      names: AUTH_PROBLEM,
+      headers: CHALLENGE,
+    }),
     ...authorizationRows('/v1/pets', {}, 200),
   ];
 
@@ -493,14 +790,24 @@ describe('GET /v1/pets/{petId}', () => {
     badPetId('9007199254740992 (2^53)', '/v1/pets/9007199254740992'),
     badPetId('of 400 digits', `/v1/pets/${'9'.repeat(400)}`),
     badPetId('of 5,000 digits', `/v1/pets/1${'0'.repeat(4_999)}`),
-    refused('petId 9007199254740991 (2^53-1) that no pet has', 404, 'not_found', get('/v1/pets/9007199254740991'),
-      { ...deprecated, names: '9007199254740991' }),
+    refused('petId 9007199254740991 (2^53-1) that no pet has', 404, 'not_found', get('/v1/pets/9007199254740991'), {
+      ...deprecated,
+      names: '9007199254740991',
+    }),
     accepted('HEAD on an existing pet', 200, head('/v1/pets/1'), { ...deprecated, asGet: get('/v1/pets/1') }),
-    refused('HEAD with petId abc', 400, 'validation_failed', head('/v1/pets/abc'),
-      { ...deprecated, asGet: get('/v1/pets/abc'), names: 'petId' }),
-    refused('HEAD with a petId no pet has', 404, 'not_found', head('/v1/pets/999999'), { ...deprecated, asGet: get('/v1/pets/999999') }),
-    refused('an invalid petId without a key (authentication first)', 401, 'unauthorized', as([], '/v1/pets/abc'),
-      { headers: { ...DEPRECATION_HEADERS, ...CHALLENGE }, names: AUTH_PROBLEM }),
+    refused('HEAD with petId abc', 400, 'validation_failed', head('/v1/pets/abc'), {
+      ...deprecated,
+      asGet: get('/v1/pets/abc'),
+      names: 'petId',
+    }),
+    refused('HEAD with a petId no pet has', 404, 'not_found', head('/v1/pets/999999'), {
+      ...deprecated,
+      asGet: get('/v1/pets/999999'),
+    }),
+    refused('an invalid petId without a key (authentication first)', 401, 'unauthorized', as([], '/v1/pets/abc'), {
+      headers: { ...DEPRECATION_HEADERS, ...CHALLENGE },
+      names: AUTH_PROBLEM,
+    }),
     ...authorizationRows('/v1/pets/1', {}, 200, deprecated),
   ];
 
@@ -509,11 +816,18 @@ describe('GET /v1/pets/{petId}', () => {
 
 describe('routing', () => {
   const notFound = (method: string, path: string, init: RequestInit = {}) =>
-    refused(`${method} ${path.length > 60 ? `${path.slice(0, 60)}…` : path}`, 404, 'not_found', get(path, { ...init, method }),
-      { names: path });
+    refused(
+      `${method} ${path.length > 60 ? `${path.slice(0, 60)}…` : path}`,
+      404,
+      'not_found',
+      get(path, { ...init, method }),
+      { names: path },
+    );
   const notAllowed = (method: string, path: string, methods: string[], init: RequestInit = {}, note = '') =>
-    refused(`${method} ${path}${note}`, 405, 'method_not_allowed', get(path, { ...init, method }),
-      { allow: { methods, refused: method }, names: method });
+    refused(`${method} ${path}${note}`, 405, 'method_not_allowed', get(path, { ...init, method }), {
+      allow: { methods, refused: method },
+      names: method,
+    });
 
   const jsonPost = { body: VALID_BODY, headers: { 'Content-Type': 'application/json' } };
   const rows: Row[] = [
@@ -531,17 +845,29 @@ describe('routing', () => {
     notAllowed('PUT', '/v1/pets', ['GET', 'POST'], jsonPost, ' with a valid pet'),
     notAllowed('PATCH', '/v1/pets', ['GET', 'POST'], jsonPost, ' with a valid pet'),
     notAllowed('OPTIONS', '/v1/pets', ['GET', 'POST']),
-    notAllowed('DELETE', '/v1/pets', ['GET', 'POST'], { body: '{', headers: { 'Content-Type': 'application/json' } },
-      ' with malformed JSON (routing before validation)'),
+    notAllowed(
+      'DELETE',
+      '/v1/pets',
+      ['GET', 'POST'],
+      { body: '{', headers: { 'Content-Type': 'application/json' } },
+      ' with malformed JSON (routing before validation)',
+    ),
     notAllowed('POST', '/v1/pets/1', ['GET'], jsonPost, ' with a valid pet'),
     notAllowed('PUT', '/v1/pets/1', ['GET'], jsonPost, ' with a valid pet'),
     notAllowed('DELETE', '/v1/pets/1', ['GET']),
     notAllowed('PUT', '/v1/pets/abc', ['GET'], {}, ' (routing before petId validation)'),
     refused('HEAD /v1/nope', 404, 'not_found', head('/v1/nope'), { asGet: get('/v1/nope'), names: '/v1/nope' }),
-    refused('GET /v1/nope without a key (authentication first)', 401, 'unauthorized', as([], '/v1/nope'),
-      { names: AUTH_PROBLEM, headers: CHALLENGE }),
-    refused('DELETE /v1/pets without a key (authentication first)', 401, 'unauthorized', as([], '/v1/pets', { method: 'DELETE' }),
-      { names: AUTH_PROBLEM, headers: CHALLENGE }),
+    refused('GET /v1/nope without a key (authentication first)', 401, 'unauthorized', as([], '/v1/nope'), {
+      names: AUTH_PROBLEM,
+      headers: CHALLENGE,
+    }),
+    refused(
+      'DELETE /v1/pets without a key (authentication first)',
+      401,
+      'unauthorized',
+      as([], '/v1/pets', { method: 'DELETE' }),
+      { names: AUTH_PROBLEM, headers: CHALLENGE },
+    ),
   ];
 
   it.each(table(rows))('%s', (_, row) => runRow(row));

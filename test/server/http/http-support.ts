@@ -37,15 +37,27 @@ export function expectJsonContentType(response: Response): void {
 export function expectErrorBody(body: ErrorBody, status: number, label?: string): void {
   const { details, ...fields } = body;
   expect(fields, label).toEqual({ code: expect.any(String), message: expect.stringMatching(/\S/), status });
-  if (body.code !== 'validation_failed') return expect(details, label).toBeUndefined();
+  if (body.code !== 'validation_failed') {
+    expect(details, label).toBeUndefined();
+    return;
+  }
   expect(details?.length, label).toBeGreaterThan(0);
-  const shape = { in: expect.stringMatching(/^(query|path|body)$/), name: expect.any(String), message: expect.stringMatching(/\S/) };
+  const shape = {
+    in: expect.stringMatching(/^(query|path|body)$/),
+    name: expect.any(String),
+    message: expect.stringMatching(/\S/),
+  };
   for (const detail of details!) expect(detail, label).toEqual(shape);
   expect(details![0]!.message, label).toBe(body.message);
 }
 
 /** Checks the status, code and Error body of an error response and, when `names` is given, that the message names it. */
-export async function expectError(response: Response, status: number, code: string, names?: string): Promise<ErrorBody> {
+export async function expectError(
+  response: Response,
+  status: number,
+  code: string,
+  names?: string,
+): Promise<ErrorBody> {
   const body = (await response.json()) as ErrorBody;
   expect({ status: response.status, code: body.code }).toEqual({ status, code });
   expectJsonContentType(response);

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/index.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { RATE_LIMIT_HEADERS, expectJsonContentType } from './http-support.ts';
+import { expectJsonContentType, RATE_LIMIT_HEADERS } from './http-support.ts';
 
 const contract = loadContract().document as unknown as {
   info: { title: string; version: string };

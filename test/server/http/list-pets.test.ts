@@ -117,10 +117,13 @@ describe('GET /pets', () => {
     ['status=lost&limit=500', ['limit', 'status']],
     ['status=lost&limit=1&limit=2', ['limit', 'status']],
     ['limit=abc&status=', ['limit', 'status']],
-  ])('rejects %s with one detail per query parameter at fault, in the order the contract declares them', async (query, names) => {
-    const error = await expectError(await t.request(`/v1/pets?${query}`), 400, 'validation_failed', names[0]);
-    expect(error.details?.map((detail) => [detail.in, detail.name])).toEqual(names.map((name) => ['query', name]));
-  });
+  ])(
+    'rejects %s with one detail per query parameter at fault, in the order the contract declares them',
+    async (query, names) => {
+      const error = await expectError(await t.request(`/v1/pets?${query}`), 400, 'validation_failed', names[0]);
+      expect(error.details?.map((detail) => [detail.in, detail.name])).toEqual(names.map((name) => ['query', name]));
+    },
+  );
 
   describe('status filter', () => {
     it.each(STATUSES)('returns every %s pet and only those, in ascending id order', async (status) => {
@@ -181,12 +184,19 @@ describe('GET /pets', () => {
   });
 
   describe('cursor', () => {
-    it.each([['abc'], ['a.b'], ['a.b.c'], ['.'], ['..'], ['%00'], ['eyJhIjoxLCJzIjpudWxsfQ'], ['!!!!.!!!!'], ['x'.repeat(200)]])(
-      'rejects the garbage cursor %s with 400 invalid_cursor',
-      async (cursor) => {
-        await expectError(await t.request(`/v1/pets?cursor=${cursor}`), 400, 'invalid_cursor', 'cursor');
-      },
-    );
+    it.each([
+      ['abc'],
+      ['a.b'],
+      ['a.b.c'],
+      ['.'],
+      ['..'],
+      ['%00'],
+      ['eyJhIjoxLCJzIjpudWxsfQ'],
+      ['!!!!.!!!!'],
+      ['x'.repeat(200)],
+    ])('rejects the garbage cursor %s with 400 invalid_cursor', async (cursor) => {
+      await expectError(await t.request(`/v1/pets?cursor=${cursor}`), 400, 'invalid_cursor', 'cursor');
+    });
 
     it('rejects a cursor a client built itself', async () => {
       const payload = Buffer.from(JSON.stringify({ a: 5, s: null })).toString('base64url');
@@ -196,7 +206,11 @@ describe('GET /pets', () => {
 
     it('rejects a cursor signed with another secret', async () => {
       const payload = Buffer.from(JSON.stringify({ a: 5, s: null })).toString('base64url');
-      const signature = createHmac('sha256', randomBytes(32)).update(payload).digest().subarray(0, 16).toString('base64url');
+      const signature = createHmac('sha256', randomBytes(32))
+        .update(payload)
+        .digest()
+        .subarray(0, 16)
+        .toString('base64url');
       await expectError(await t.request(`/v1/pets?cursor=${payload}.${signature}`), 400, 'invalid_cursor', 'cursor');
     });
 
@@ -218,7 +232,8 @@ describe('GET /pets', () => {
           if (replacement === cursor[position]) continue;
           const tampered = cursor.slice(0, position) + replacement + cursor.slice(position + 1);
           const response = await t.request(`/v1/pets?limit=2&cursor=${tampered}`);
-          if (response.status !== 400 || ((await response.json()) as { code: string }).code !== 'invalid_cursor') accepted.push(tampered);
+          if (response.status !== 400 || ((await response.json()) as { code: string }).code !== 'invalid_cursor')
+            accepted.push(tampered);
         }
       }
       expect(accepted).toEqual([]);
@@ -233,7 +248,12 @@ describe('GET /pets', () => {
       ['cut short', (cursor: string) => cursor.slice(0, -1)],
     ])('rejects a cursor with characters %s', async (_, tamper) => {
       const cursor = await firstCursor('limit=2');
-      await expectError(await t.request(`/v1/pets?limit=2&cursor=${encodeURIComponent(tamper(cursor))}`), 400, 'invalid_cursor', 'cursor');
+      await expectError(
+        await t.request(`/v1/pets?limit=2&cursor=${encodeURIComponent(tamper(cursor))}`),
+        400,
+        'invalid_cursor',
+        'cursor',
+      );
     });
 
     it.each([

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../server/database.ts';
+import { type Database, openDatabase } from '../../../server/database.ts';
 import { InvalidApiKeyError } from '../../../server/keys/plans.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 

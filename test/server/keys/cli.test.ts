@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/database.ts';
 import type { Clock } from '../../../server/clock.ts';
+import { openDatabase } from '../../../server/database.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
-import { USAGE, runKeysCommand } from '../../../server/keys/commands.ts';
+import { runKeysCommand, USAGE } from '../../../server/keys/commands.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 
@@ -66,8 +66,9 @@ describe('keys list', () => {
   it('shows id, label, plan, limits, created and revoked of every key, never the key or its hash', async () => {
     const path = join(tempDir(), 'keys.db');
     const free = (await run(['create', '--plan', 'free', '--label', 'mobile app'], path)).lines.at(-1)!;
-    const enterprise = (await run(['create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '70'], path))
-      .lines.at(-1)!;
+    const enterprise = (
+      await run(['create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '70'], path)
+    ).lines.at(-1)!;
     await run(['revoke', '1'], path);
 
     const result = await run(['list'], path);
@@ -132,13 +133,33 @@ describe('keys with bad arguments', () => {
     ['create without a plan', ['create'], /needs --plan/],
     ['an unknown plan', ['create', '--plan', 'gold'], /Unknown plan "gold"/],
     ['a plan option without a value', ['create', '--plan'], /argument missing/],
-    ['limits on a free key', ['create', '--plan', 'free', '--per-minute', '10', '--per-day', '100'], /only for enterprise/],
+    [
+      'limits on a free key',
+      ['create', '--plan', 'free', '--per-minute', '10', '--per-day', '100'],
+      /only for enterprise/,
+    ],
     ['enterprise without limits', ['create', '--plan', 'enterprise'], /perMinute is missing/],
-    ['enterprise without a per-day limit', ['create', '--plan', 'enterprise', '--per-minute', '10'], /perDay is missing/],
-    ['a zero limit', ['create', '--plan', 'enterprise', '--per-minute', '0', '--per-day', '9'], /--per-minute must be a positive integer/],
+    [
+      'enterprise without a per-day limit',
+      ['create', '--plan', 'enterprise', '--per-minute', '10'],
+      /perDay is missing/,
+    ],
+    [
+      'a zero limit',
+      ['create', '--plan', 'enterprise', '--per-minute', '0', '--per-day', '9'],
+      /--per-minute must be a positive integer/,
+    ],
     ['a fractional limit', ['create', '--plan', 'enterprise', '--per-minute', '1.5', '--per-day', '9'], /--per-minute/],
-    ['a limit in exponent notation', ['create', '--plan', 'enterprise', '--per-minute', '5', '--per-day', '1e3'], /--per-day/],
-    ['a limit that is not a number', ['create', '--plan', 'enterprise', '--per-minute', 'ten', '--per-day', '9'], /--per-minute/],
+    [
+      'a limit in exponent notation',
+      ['create', '--plan', 'enterprise', '--per-minute', '5', '--per-day', '1e3'],
+      /--per-day/,
+    ],
+    [
+      'a limit that is not a number',
+      ['create', '--plan', 'enterprise', '--per-minute', 'ten', '--per-day', '9'],
+      /--per-minute/,
+    ],
     ['an empty label', ['create', '--plan', 'free', '--label', ' '], /--label must not be empty/],
     ['a label with a line break', ['create', '--plan', 'free', '--label', 'a\nb'], /control characters/],
     ['an extra argument to create', ['create', 'free', '--plan', 'free'], /Unexpected argument "free"/],

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/database.ts';
 import type { Database } from '../../../server/database.ts';
+import { openDatabase } from '../../../server/database.ts';
 import { ensureDevelopmentKey } from '../../../server/keys/development-key.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 

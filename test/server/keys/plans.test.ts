@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract, rateLimitRules, type RateLimitRules } from '../../../contract/index.ts';
+import { loadContract, type RateLimitRules, rateLimitRules } from '../../../contract/index.ts';
 import type { NewApiKey } from '../../../server/keys/key-store.ts';
-import { InvalidApiKeyError, assertValidNewApiKey, limitsFor } from '../../../server/keys/plans.ts';
+import { assertValidNewApiKey, InvalidApiKeyError, limitsFor } from '../../../server/keys/plans.ts';
 import { contract } from '../../spec/contract.ts';
 import { markdownTable } from '../../support/markdown-table.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
@@ -31,16 +31,22 @@ describe('plan limits', () => {
     expect(documentedPlans.map(({ plan }) => plan)).toEqual(['free', 'pro', 'business']);
   });
 
-  it.each(documentedPlans)('give a $plan key $perMinute requests a minute and $perDay a day, as documented', ({ plan, perMinute, perDay }) => {
-    expect(limitsFor({ plan, perMinute: null, perDay: null }, contractRules)).toEqual({ perMinute, perDay });
-  });
+  it.each(documentedPlans)(
+    'give a $plan key $perMinute requests a minute and $perDay a day, as documented',
+    ({ plan, perMinute, perDay }) => {
+      expect(limitsFor({ plan, perMinute: null, perDay: null }, contractRules)).toEqual({ perMinute, perDay });
+    },
+  );
 
-  it.each(documentedPlans)('show a $plan key its documented $perMinute a minute in X-RateLimit-Limit', async ({ plan, perMinute }) => {
-    app = await createTestApp({ key: { plan } });
-    const response = await app.request('/v1/pets');
-    expect(response.status).toBe(200);
-    expect(response.headers.get('X-RateLimit-Limit')).toBe(String(perMinute));
-  });
+  it.each(documentedPlans)(
+    'show a $plan key its documented $perMinute a minute in X-RateLimit-Limit',
+    async ({ plan, perMinute }) => {
+      app = await createTestApp({ key: { plan } });
+      const response = await app.request('/v1/pets');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('X-RateLimit-Limit')).toBe(String(perMinute));
+    },
+  );
 
   it('give an enterprise key its own limits', () => {
     expect(limitsFor({ plan: 'enterprise', perMinute: 5000, perDay: 2_000_000 }, contractRules)).toEqual({
@@ -63,7 +69,9 @@ describe('limitsFor', () => {
   });
 
   it('refuses a key of a per-key plan that has no limits of its own', () => {
-    expect(() => limitsFor({ plan: 'enterprise', perMinute: null, perDay: null }, rules)).toThrow(/no limits of its own/);
+    expect(() => limitsFor({ plan: 'enterprise', perMinute: null, perDay: null }, rules)).toThrow(
+      /no limits of its own/,
+    );
   });
 });
 

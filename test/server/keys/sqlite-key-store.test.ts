@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/database.ts';
+import type { Clock } from '../../../server/clock.ts';
 import type { Database } from '../../../server/database.ts';
+import { openDatabase } from '../../../server/database.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
 import { InvalidApiKeyError } from '../../../server/keys/plans.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
-import type { Clock } from '../../../server/clock.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 
 const tempDir = useTempDirs();

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../../server/limiter/memory-rate-limiter.ts';
-import { DAY, fakeClock, hitTimes, MINUTE, provokeBan, SECOND, T0, unixSecondsUp, CONTRACT_BAN, planLimits } from './limiter-fixtures.ts';
+import {
+  CONTRACT_BAN,
+  DAY,
+  fakeClock,
+  hitTimes,
+  MINUTE,
+  planLimits,
+  provokeBan,
+  SECOND,
+  T0,
+  unixSecondsUp,
+} from './limiter-fixtures.ts';
 
 const free = planLimits('free');
 
@@ -117,15 +128,18 @@ describe('rate limiter: ban length', () => {
     [DAY - 1, 30],
     [DAY, 15],
     [DAY + 15 * MINUTE - 1, 15],
-  ])('measures the 24 hours from the previous ban start: a ban %i ms after it lasts %i minutes', async (offset, minutes) => {
-    const { clock, limiter } = setUp();
-    await provokeBan(limiter, 'key:1', free);
-    clock.set(T0 + offset - 30 * SECOND);
-    await hitTimes(limiter, 'key:1', free, 60 + 10);
-    clock.set(T0 + offset);
+  ])(
+    'measures the 24 hours from the previous ban start: a ban %i ms after it lasts %i minutes',
+    async (offset, minutes) => {
+      const { clock, limiter } = setUp();
+      await provokeBan(limiter, 'key:1', free);
+      clock.set(T0 + offset - 30 * SECOND);
+      await hitTimes(limiter, 'key:1', free, 60 + 10);
+      clock.set(T0 + offset);
 
-    expect(await limiter.hit('key:1', free)).toMatchObject({ outcome: 'key_banned', retryAfter: minutes * 60 });
-  });
+      expect(await limiter.hit('key:1', free)).toMatchObject({ outcome: 'key_banned', retryAfter: minutes * 60 });
+    },
+  );
 
   it('bans one bucket without touching another', async () => {
     const { limiter } = setUp();

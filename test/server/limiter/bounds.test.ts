@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, SWEEP_INTERVAL_MS } from '../../../server/limiter/memory-rate-limiter.ts';
-import { DAY, fakeClock, hitTimes, MINUTE, provokeBan, T0, CONTRACT_BAN, planLimits } from './limiter-fixtures.ts';
+import { CONTRACT_BAN, DAY, fakeClock, hitTimes, MINUTE, planLimits, provokeBan, T0 } from './limiter-fixtures.ts';
 
 const free = planLimits('free');
 

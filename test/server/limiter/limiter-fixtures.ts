@@ -43,11 +43,7 @@ export async function hitTimes(
 }
 
 /** Uses up the minute window, then sends the 11 refused requests that start a ban; returns the last. */
-export async function provokeBan(
-  limiter: RateLimiter,
-  bucket: string,
-  limits: WindowLimits,
-): Promise<RateDecision> {
+export async function provokeBan(limiter: RateLimiter, bucket: string, limits: WindowLimits): Promise<RateDecision> {
   await hitTimes(limiter, bucket, limits, limits.perMinute + 10);
   return limiter.hit(bucket, limits);
 }

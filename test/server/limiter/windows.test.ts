@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../../server/limiter/memory-rate-limiter.ts';
 import type { WindowLimits } from '../../../server/limiter/rate-limiter.ts';
-import { countOutcomes, DAY, fakeClock, hitTimes, MINUTE, SECOND, T0, unixSecondsUp, CONTRACT_BAN, planLimits } from './limiter-fixtures.ts';
+import {
+  CONTRACT_BAN,
+  countOutcomes,
+  DAY,
+  fakeClock,
+  hitTimes,
+  MINUTE,
+  planLimits,
+  SECOND,
+  T0,
+  unixSecondsUp,
+} from './limiter-fixtures.ts';
 
 const PLANS: Array<[string, WindowLimits]> = [
   ['free', planLimits('free')],
@@ -16,27 +27,30 @@ function setUp() {
 }
 
 describe('rate limiter: per-minute window', () => {
-  it.each(PLANS)('%s: allows the per-minute limit with the minute headers counting down, then refuses', async (_, limits) => {
-    const { limiter } = setUp();
-    const decisions = await hitTimes(limiter, 'key:1', limits, limits.perMinute + 1);
-    const minuteReset = unixSecondsUp(T0 + MINUTE);
+  it.each(PLANS)(
+    '%s: allows the per-minute limit with the minute headers counting down, then refuses',
+    async (_, limits) => {
+      const { limiter } = setUp();
+      const decisions = await hitTimes(limiter, 'key:1', limits, limits.perMinute + 1);
+      const minuteReset = unixSecondsUp(T0 + MINUTE);
 
-    expect(decisions.slice(0, -1)).toEqual(
-      decisions.slice(0, -1).map((_, i) => ({
-        outcome: 'allowed',
+      expect(decisions.slice(0, -1)).toEqual(
+        decisions.slice(0, -1).map((_, i) => ({
+          outcome: 'allowed',
+          limit: limits.perMinute,
+          remaining: limits.perMinute - i - 1,
+          reset: minuteReset,
+        })),
+      );
+      expect(decisions.at(-1)).toEqual({
+        outcome: 'rate_limited',
         limit: limits.perMinute,
-        remaining: limits.perMinute - i - 1,
+        remaining: 0,
         reset: minuteReset,
-      })),
-    );
-    expect(decisions.at(-1)).toEqual({
-      outcome: 'rate_limited',
-      limit: limits.perMinute,
-      remaining: 0,
-      reset: minuteReset,
-      retryAfter: 60,
-    });
-  });
+        retryAfter: 60,
+      });
+    },
+  );
 
   it('resets 60 s after its first counted request, not at a clock minute, while the day window carries on', async () => {
     const { clock, limiter } = setUp();
@@ -64,47 +78,53 @@ describe('rate limiter: per-minute window', () => {
     [30_000, 30],
     [59_001, 1],
     [59_999, 1],
-  ])('Retry-After %i ms into an exhausted minute window is %i s (rounded up, at least 1)', async (elapsed, retryAfter) => {
-    const { clock, limiter } = setUp();
-    await hitTimes(limiter, 'key:1', planLimits('free'), 60);
-    clock.advance(elapsed);
+  ])(
+    'Retry-After %i ms into an exhausted minute window is %i s (rounded up, at least 1)',
+    async (elapsed, retryAfter) => {
+      const { clock, limiter } = setUp();
+      await hitTimes(limiter, 'key:1', planLimits('free'), 60);
+      clock.advance(elapsed);
 
-    expect(await limiter.hit('key:1', planLimits('free'))).toEqual({
-      outcome: 'rate_limited',
-      limit: 60,
-      remaining: 0,
-      reset: unixSecondsUp(T0 + MINUTE),
-      retryAfter,
-    });
-  });
+      expect(await limiter.hit('key:1', planLimits('free'))).toEqual({
+        outcome: 'rate_limited',
+        limit: 60,
+        remaining: 0,
+        reset: unixSecondsUp(T0 + MINUTE),
+        retryAfter,
+      });
+    },
+  );
 });
 
 describe('rate limiter: per-day window', () => {
-  it.each(PLANS)('%s: allows the per-day limit across minute windows, then refuses until the day window ends', async (_, limits) => {
-    const { clock, limiter } = setUp();
-    for (let sent = 0; sent < limits.perDay; clock.advance(MINUTE)) {
-      const batch = Math.min(limits.perMinute, limits.perDay - sent);
-      const decisions = await hitTimes(limiter, 'key:1', limits, batch);
-      expect(countOutcomes(decisions).allowed).toBe(batch);
-      sent += batch;
-    }
+  it.each(PLANS)(
+    '%s: allows the per-day limit across minute windows, then refuses until the day window ends',
+    async (_, limits) => {
+      const { clock, limiter } = setUp();
+      for (let sent = 0; sent < limits.perDay; clock.advance(MINUTE)) {
+        const batch = Math.min(limits.perMinute, limits.perDay - sent);
+        const decisions = await hitTimes(limiter, 'key:1', limits, batch);
+        expect(countOutcomes(decisions).allowed).toBe(batch);
+        sent += batch;
+      }
 
-    expect(await limiter.hit('key:1', limits)).toEqual({
-      outcome: 'rate_limited',
-      limit: limits.perDay,
-      remaining: 0,
-      reset: unixSecondsUp(T0 + DAY),
-      retryAfter: Math.ceil((T0 + DAY - clock.now()) / SECOND),
-    });
+      expect(await limiter.hit('key:1', limits)).toEqual({
+        outcome: 'rate_limited',
+        limit: limits.perDay,
+        remaining: 0,
+        reset: unixSecondsUp(T0 + DAY),
+        retryAfter: Math.ceil((T0 + DAY - clock.now()) / SECOND),
+      });
 
-    clock.set(T0 + DAY);
-    expect(await limiter.hit('key:1', limits)).toEqual({
-      outcome: 'allowed',
-      limit: limits.perMinute,
-      remaining: limits.perMinute - 1,
-      reset: unixSecondsUp(T0 + DAY + MINUTE),
-    });
-  });
+      clock.set(T0 + DAY);
+      expect(await limiter.hit('key:1', limits)).toEqual({
+        outcome: 'allowed',
+        limit: limits.perMinute,
+        remaining: limits.perMinute - 1,
+        reset: unixSecondsUp(T0 + DAY + MINUTE),
+      });
+    },
+  );
 
   it('is the window the headers describe once it has fewer requests left than the minute window', async () => {
     const { clock, limiter } = setUp();
@@ -220,16 +240,19 @@ describe('rate limiter: counting', () => {
   it.each([
     { plan: 'free', limits: planLimits('free'), sent: 200 },
     { plan: 'pro', limits: planLimits('pro'), sent: 400 },
-  ])('$plan: of $sent hits sent at once on a fresh bucket, exactly the per-minute limit pass', async ({ limits, sent }) => {
-    const { limiter } = setUp();
-    const decisions = await Promise.all(Array.from({ length: sent }, () => limiter.hit('key:1', limits)));
+  ])(
+    '$plan: of $sent hits sent at once on a fresh bucket, exactly the per-minute limit pass',
+    async ({ limits, sent }) => {
+      const { limiter } = setUp();
+      const decisions = await Promise.all(Array.from({ length: sent }, () => limiter.hit('key:1', limits)));
 
-    expect(countOutcomes(decisions)).toEqual({
-      allowed: limits.perMinute,
-      rate_limited: 10,
-      key_banned: sent - limits.perMinute - 10,
-    });
-  });
+      expect(countOutcomes(decisions)).toEqual({
+        allowed: limits.perMinute,
+        rate_limited: 10,
+        key_banned: sent - limits.perMinute - 10,
+      });
+    },
+  );
 
   it.each([
     { perMinute: 0, perDay: 10 },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { converse, requestHead } from '../../support/raw-http.ts';
-import { startServerProcess, type ServerProcess } from '../../support/server-process.ts';
+import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
 let dir: string;
 let server: ServerProcess;
@@ -12,7 +12,10 @@ let key: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'animal-store-aborts-'));
   server = await startServerProcess({ DATABASE_PATH: join(dir, 'store.db'), LOG_LEVEL: 'debug' });
-  key = server.output().split('\n').find((line) => line.startsWith('ask_'))!;
+  key = server
+    .output()
+    .split('\n')
+    .find((line) => line.startsWith('ask_'))!;
 });
 
 afterAll(async () => {
@@ -22,7 +25,12 @@ afterAll(async () => {
 });
 
 function postHead(framing: [string, string | number]): string {
-  return requestHead('POST', '/v1/pets', [['Host', 'localhost'], ['Authorization', `Bearer ${key}`], ['Content-Type', 'application/json'], framing]);
+  return requestHead('POST', '/v1/pets', [
+    ['Host', 'localhost'],
+    ['Authorization', `Bearer ${key}`],
+    ['Content-Type', 'application/json'],
+    framing,
+  ]);
 }
 
 function logLines(): Record<string, unknown>[] {
@@ -34,7 +42,10 @@ function logLines(): Record<string, unknown>[] {
 }
 
 /** The first log line after the first `skip` that matches, once the server has written it. */
-async function logLine(skip: number, matches: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+async function logLine(
+  skip: number,
+  matches: (line: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
   for (let waited = 0; waited < 3_000; waited += 50) {
     const line = logLines().slice(skip).find(matches);
     if (line) return line;
@@ -43,28 +54,48 @@ async function logLine(skip: number, matches: (line: Record<string, unknown>) =>
   throw new Error(`No such log line:\n${server.output()}`);
 }
 
-describe('client aborts in the log of the server process', () => {
+// Each test starts Node processes of the server, which take seconds on a busy two-core machine.
+describe('client aborts in the log of the server process', { timeout: 20_000 }, () => {
   it.each([
     ['disconnects in the middle of a declared body', ['Content-Length', 100], '{"name":', { abortAfterWriting: true }],
-    ['disconnects in the middle of a chunked body', ['Transfer-Encoding', 'chunked'], '9\r\n{"name":', { abortAfterWriting: true }],
+    [
+      'disconnects in the middle of a chunked body',
+      ['Transfer-Encoding', 'chunked'],
+      '9\r\n{"name":',
+      { abortAfterWriting: true },
+    ],
     ['breaks the chunked framing', ['Transfer-Encoding', 'chunked'], 'zz\r\n{}\r\n0\r\n\r\n', {}],
-  ] as const)('logs a client that %s as a client abort at info, with status 499 and no stack', async (_case, framing, body, options) => {
-    const before = logLines().length;
-    await converse(server.baseUrl, [postHead([...framing]), body], { ...options, pauseBetweenPartsMs: 100, endAfterMs: 300 });
+  ] as const)(
+    'logs a client that %s as a client abort at info, with status 499 and no stack',
+    async (_case, framing, body, options) => {
+      const before = logLines().length;
+      await converse(server.baseUrl, [postHead([...framing]), body], {
+        ...options,
+        pauseBetweenPartsMs: 100,
+        endAfterMs: 300,
+      });
 
-    const access = await logLine(before, (line) => line.path === '/v1/pets');
-    expect(access).toMatchObject({ level: 'info', status: 499, event: 'client aborted' });
-    const lines = logLines().slice(before);
-    expect(lines.filter((line) => line.level !== 'info' && line.level !== 'debug')).toEqual([]);
-    expect(server.output()).not.toMatch(/\n\s+at /);
-    expect(server.errors()).toBe('');
-  });
+      const access = await logLine(before, (line) => line.path === '/v1/pets');
+      expect(access).toMatchObject({ level: 'info', status: 499, event: 'client aborted' });
+      const lines = logLines().slice(before);
+      expect(lines.filter((line) => line.level !== 'info' && line.level !== 'debug')).toEqual([]);
+      expect(server.output()).not.toMatch(/\n\s+at /);
+      expect(server.errors()).toBe('');
+    },
+  );
 
   it('answers broken chunked framing with the Error body, logged at info', async () => {
-    const conversation = await converse(server.baseUrl, [postHead(['Transfer-Encoding', 'chunked']), 'zz\r\n{}\r\n0\r\n\r\n'], { pauseBetweenPartsMs: 100 });
+    const conversation = await converse(
+      server.baseUrl,
+      [postHead(['Transfer-Encoding', 'chunked']), 'zz\r\n{}\r\n0\r\n\r\n'],
+      { pauseBetweenPartsMs: 100 },
+    );
 
     expect(conversation.responses).toHaveLength(1);
     expect(JSON.parse(conversation.responses[0]!.body)).toMatchObject({ code: 'validation_failed', status: 400 });
-    expect(await logLine(0, (line) => line.problem === 'HPE_INVALID_CHUNK_SIZE')).toMatchObject({ level: 'info', status: 400 });
+    expect(await logLine(0, (line) => line.problem === 'HPE_INVALID_CHUNK_SIZE')).toMatchObject({
+      level: 'info',
+      status: 400,
+    });
   });
 });

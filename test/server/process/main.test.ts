@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../../support/server-process.ts';
+import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
 let dir: string;
 let running: ServerProcess[] = [];
@@ -13,7 +13,8 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const server of running) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  for (const server of running)
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
   running = [];
   rmSync(dir, { recursive: true, force: true });
 });
@@ -25,12 +26,16 @@ async function start(databasePath = join(dir, 'nested', 'store.db'), env: Record
 }
 
 function developmentKey(server: ServerProcess): string {
-  const key = server.output().split('\n').find((line) => line.startsWith('ask_'));
+  const key = server
+    .output()
+    .split('\n')
+    .find((line) => line.startsWith('ask_'));
   if (!key) throw new Error(`No development key was printed:\n${server.output()}`);
   return key;
 }
 
-describe('server/main.ts', () => {
+// Each test starts Node processes of the server, which take seconds on a busy two-core machine.
+describe('server/main.ts', { timeout: 20_000 }, () => {
   it('creates its database folder and prints a development key once when none exists', async () => {
     const first = await start();
     const key = developmentKey(first);
@@ -77,35 +82,46 @@ describe('server/main.ts', () => {
     expect(await listed.json()).toEqual(acknowledged);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('on %s finishes the request in flight, then exits 0', { timeout: 20_000 }, async (signal) => {
-    const server = await start();
-    const key = developmentKey(server);
-    const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 });
-    const url = new URL(`${server.baseUrl}/v1/pets`);
-    const responded = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = httpRequest(
-        url,
-        { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
-        (response) => {
-          let text = '';
-          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-        },
-      );
-      request.on('error', reject);
-      // Half the body now, the rest after the signal: the request is in flight when it arrives.
-      request.write(body.slice(0, 10));
-      setTimeout(() => {
-        server.child.kill(signal);
-        setTimeout(() => request.end(body.slice(10)), 300);
-      }, 300);
-    });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'on %s finishes the request in flight, then exits 0',
+    { timeout: 20_000 },
+    async (signal) => {
+      const server = await start();
+      const key = developmentKey(server);
+      const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 });
+      const url = new URL(`${server.baseUrl}/v1/pets`);
+      const responded = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = httpRequest(
+          url,
+          {
+            method: 'POST',
+            headers: {
+              Authorization: `Bearer ${key}`,
+              'Content-Type': 'application/json',
+              'Content-Length': Buffer.byteLength(body),
+            },
+          },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+          },
+        );
+        request.on('error', reject);
+        // Half the body now, the rest after the signal: the request is in flight when it arrives.
+        request.write(body.slice(0, 10));
+        setTimeout(() => {
+          server.child.kill(signal);
+          setTimeout(() => request.end(body.slice(10)), 300);
+        }, 300);
+      });
 
-    const response = await responded;
-    expect(response.status).toBe(201);
-    expect(JSON.parse(response.body)).toMatchObject({ name: 'Slowpoke' });
-    expect(await server.exited).toEqual({ code: 0, signal: null });
-  });
+      const response = await responded;
+      expect(response.status).toBe(201);
+      expect(JSON.parse(response.body)).toMatchObject({ name: 'Slowpoke' });
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+    },
+  );
 
   it('logs one line per request, every one of them written before it exits', async () => {
     const server = await start(undefined, { LOG_LEVEL: 'info' });
@@ -114,7 +130,9 @@ describe('server/main.ts', () => {
     for (let round = 0; round < 5; round += 1) {
       // Answered concurrently, so several lines share a turn of the event loop and one write.
       const responses = await Promise.all(
-        Array.from({ length: 10 }, () => fetch(`${server.baseUrl}/v1/pets?limit=1`, { headers: { Authorization: `Bearer ${key}` } })),
+        Array.from({ length: 10 }, () =>
+          fetch(`${server.baseUrl}/v1/pets?limit=1`, { headers: { Authorization: `Bearer ${key}` } }),
+        ),
       );
       for (const response of responses) {
         expect(response.status).toBe(200);
@@ -124,7 +142,10 @@ describe('server/main.ts', () => {
     server.child.kill('SIGTERM');
     await server.exited;
 
-    const lines = server.output().split('\n').filter((line) => line.startsWith('{'));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
     const logged = lines.map((line) => JSON.parse(line) as { requestId: string; path: string; status: number });
     expect(logged.map((entry) => entry.requestId).sort()).toEqual([...answered].sort());
     expect(logged.every((entry) => entry.path === '/v1/pets' && entry.status === 200)).toBe(true);

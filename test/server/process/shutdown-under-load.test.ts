@@ -6,9 +6,9 @@ import Sqlite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/database.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
-import type { Pet } from '../../../server/store/pet-store.ts';
 import { integrityProblems } from '../../../server/store/integrity.ts';
-import { startServerProcess, type ServerProcess } from '../../support/server-process.ts';
+import type { Pet } from '../../../server/store/pet-store.ts';
+import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
 const REQUESTS = 200;
 const SHUTDOWN_TIMEOUT_MS = 5_000;
@@ -45,7 +45,11 @@ afterEach(() => {
 async function enterpriseKey(databasePath: string): Promise<string> {
   const db = openDatabase(databasePath);
   try {
-    const { secret } = await new SqliteKeyStore(db).create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+    const { secret } = await new SqliteKeyStore(db).create({
+      plan: 'enterprise',
+      perMinute: 1_000_000,
+      perDay: 1_000_000,
+    });
     return secret;
   } finally {
     db.close();
@@ -60,17 +64,23 @@ function send(baseUrl: string, key: string, index: number): Promise<Outcome> {
   if (body) headers['Content-Type'] = 'application/json';
   return new Promise((resolve) => {
     const outcome: Outcome = { method };
-    const sent = request(new URL(method === 'POST' ? '/v1/pets' : '/v1/pets?limit=5', baseUrl), { method, headers, agent: false }, (response) => {
-      outcome.status = response.statusCode;
-      outcome.headers = response.headers;
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
-        Object.assign(outcome, { body: text, complete: response.complete, answeredAt: performance.now() });
-        resolve(outcome);
-      });
-      response.on('error', (error: NodeJS.ErrnoException) => resolve(Object.assign(outcome, { body: text, complete: false, error: error.code ?? error.message })));
-    });
+    const sent = request(
+      new URL(method === 'POST' ? '/v1/pets' : '/v1/pets?limit=5', baseUrl),
+      { method, headers, agent: false },
+      (response) => {
+        outcome.status = response.statusCode;
+        outcome.headers = response.headers;
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          Object.assign(outcome, { body: text, complete: response.complete, answeredAt: performance.now() });
+          resolve(outcome);
+        });
+        response.on('error', (error: NodeJS.ErrnoException) =>
+          resolve(Object.assign(outcome, { body: text, complete: false, error: error.code ?? error.message })),
+        );
+      },
+    );
     sent.on('error', (error: NodeJS.ErrnoException) => {
       if (outcome.status === undefined) resolve(Object.assign(outcome, { error: error.code ?? error.message }));
     });
@@ -79,10 +89,16 @@ function send(baseUrl: string, key: string, index: number): Promise<Outcome> {
 }
 
 describe('graceful shutdown of server/main.ts under load', () => {
-  it('answers every request it accepted in full, keeps every pet it acknowledged, and exits 0 within its timeout', { timeout: 60_000 }, async () => {
+  it('answers every request it accepted in full, keeps every pet it acknowledged, and exits 0 within its timeout', {
+    timeout: 60_000,
+  }, async () => {
     const databasePath = join(dir, 'store.db');
     const key = await enterpriseKey(databasePath);
-    server = await startServerProcess({ DATABASE_PATH: databasePath, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+    server = await startServerProcess({
+      DATABASE_PATH: databasePath,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    });
     const running = server;
 
     let answered = 0;
@@ -99,7 +115,10 @@ describe('graceful shutdown of server/main.ts under load', () => {
         }),
       ),
     );
-    const exit = await Promise.race([running.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), SHUTDOWN_TIMEOUT_MS + EXIT_MARGIN_MS))]);
+    const exit = await Promise.race([
+      running.exited,
+      new Promise((resolve) => setTimeout(() => resolve('still running'), SHUTDOWN_TIMEOUT_MS + EXIT_MARGIN_MS)),
+    ]);
 
     expect(exit).toEqual({ code: 0, signal: null });
     const started = outcomes.filter((outcome) => outcome.status !== undefined);
@@ -111,7 +130,8 @@ describe('graceful shutdown of server/main.ts under load', () => {
       expect(() => JSON.parse(outcome.body!)).not.toThrow();
     }
     // The rest were refused when they connected, after the server stopped accepting.
-    for (const outcome of outcomes.filter((outcome) => outcome.status === undefined)) expect(REFUSED).toContain(outcome.error);
+    for (const outcome of outcomes.filter((outcome) => outcome.status === undefined))
+      expect(REFUSED).toContain(outcome.error);
     // Requests in flight when the signal came were finished, not dropped.
     expect(started.filter((outcome) => outcome.answeredAt! > signalledAt).length).toBeGreaterThan(0);
     // Every request the server logged as answered reached its client.
@@ -125,7 +145,9 @@ describe('graceful shutdown of server/main.ts under load', () => {
 
     const db = new Sqlite(databasePath, { readonly: true });
     try {
-      const stored = db.prepare<[number], Pet>('SELECT id, name, category_id AS categoryId, status FROM pets WHERE id = ?');
+      const stored = db.prepare<[number], Pet>(
+        'SELECT id, name, category_id AS categoryId, status FROM pets WHERE id = ?',
+      );
       for (const outcome of started.filter((outcome) => outcome.status === 201)) {
         const pet = JSON.parse(outcome.body!) as Pet;
         expect(stored.get(pet.id)).toEqual(pet);

@@ -1,11 +1,21 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/logger.ts';
 import { openService } from '../../../server/service.ts';
-import { runServerProcessToExit, type FinishedProcess } from '../../support/server-process.ts';
+import { type FinishedProcess, runServerProcessToExit } from '../../support/server-process.ts';
 
 let dir: string;
 let portHolder: Server | undefined;
@@ -67,7 +77,8 @@ function expectOneLineFailure(run: FinishedProcess, names: RegExp): void {
   expect(run.stdout).not.toMatch(/ask_|listening/);
 }
 
-describe('start-up failures of server/main.ts', () => {
+// Each test starts Node processes of the server, which take seconds on a busy two-core machine.
+describe('start-up failures of server/main.ts', { timeout: 20_000 }, () => {
   it('reports a busy port in one line naming PORT, before it creates the database or a key', async () => {
     const port = await occupiedPort();
     const databasePath = join(dir, 'store.db');
@@ -94,14 +105,17 @@ describe('start-up failures of server/main.ts', () => {
     expectOneLineFailure(run, /DATABASE_PATH .*folder\.db is a folder; set DATABASE_PATH/);
   });
 
-  it.skipIf(!canSwitchUser)('reports a folder the user may not write to in one line naming DATABASE_PATH (runs as nobody, so needs root)', async () => {
-    const locked = join(dir, 'locked');
-    mkdirSync(locked, { mode: 0o555 });
+  it.skipIf(!canSwitchUser)(
+    'reports a folder the user may not write to in one line naming DATABASE_PATH (runs as nobody, so needs root)',
+    async () => {
+      const locked = join(dir, 'locked');
+      mkdirSync(locked, { mode: 0o555 });
 
-    const run = await runServerProcessToExit({ DATABASE_PATH: join(locked, 'store.db') }, nobody());
+      const run = await runServerProcessToExit({ DATABASE_PATH: join(locked, 'store.db') }, nobody());
 
-    expectOneLineFailure(run, /may not write to .*locked.*DATABASE_PATH/);
-  });
+      expectOneLineFailure(run, /may not write to .*locked.*DATABASE_PATH/);
+    },
+  );
 
   it.each([
     ['garbage over its first 100 bytes (the header)', (): [number, number] => [0, 100]],

@@ -1,5 +1,5 @@
-import { listen } from '../../../server/listen.ts';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listen } from '../../../server/listen.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 const MINUTE = 60_000;
@@ -31,21 +31,28 @@ describe('rate limits over HTTP', () => {
     ['free', 60],
     ['pro', 300],
     ['business', 1000],
-  ] as const)('a %s key gets %i requests a minute, counted down in the headers, then 429 rate_limited', async (plan, perMinute) => {
-    const app = await appWithKey(plan);
-    const start = app.clock.now();
-    for (let used = 1; used <= perMinute; used += 1) {
-      const response = await app.request('/v1/pets');
-      expect(response.status).toBe(200);
-      expect(rateHeaders(response)).toEqual({ limit: perMinute, remaining: perMinute - used, reset: seconds(start + MINUTE) });
-    }
-    app.clock.advance(20_500);
-    const refused = await app.request('/v1/pets');
-    expect(refused.status).toBe(429);
-    expect(await refused.json()).toMatchObject({ code: 'rate_limited', status: 429 });
-    expect(refused.headers.get('Retry-After')).toBe('40');
-    expect(rateHeaders(refused)).toEqual({ limit: perMinute, remaining: 0, reset: seconds(start + MINUTE) });
-  });
+  ] as const)(
+    'a %s key gets %i requests a minute, counted down in the headers, then 429 rate_limited',
+    async (plan, perMinute) => {
+      const app = await appWithKey(plan);
+      const start = app.clock.now();
+      for (let used = 1; used <= perMinute; used += 1) {
+        const response = await app.request('/v1/pets');
+        expect(response.status).toBe(200);
+        expect(rateHeaders(response)).toEqual({
+          limit: perMinute,
+          remaining: perMinute - used,
+          reset: seconds(start + MINUTE),
+        });
+      }
+      app.clock.advance(20_500);
+      const refused = await app.request('/v1/pets');
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited', status: 429 });
+      expect(refused.headers.get('Retry-After')).toBe('40');
+      expect(rateHeaders(refused)).toEqual({ limit: perMinute, remaining: 0, reset: seconds(start + MINUTE) });
+    },
+  );
 
   it('does not count a 429 against the window, and lets requests through again when the minute window resets', async () => {
     const app = await appWithKey('free');
@@ -72,7 +79,8 @@ describe('rate limits over HTTP', () => {
     const app = await appWithKey('free');
     for (let index = 0; index < 60; index += 1) await app.request('/v1/pets');
     const codes: string[] = [];
-    for (let index = 0; index < 11; index += 1) codes.push(((await (await app.request('/v1/pets')).json()) as { code: string }).code);
+    for (let index = 0; index < 11; index += 1)
+      codes.push(((await (await app.request('/v1/pets')).json()) as { code: string }).code);
     expect(codes).toEqual([...Array(10).fill('rate_limited'), 'key_banned']);
     const banned = await app.request('/v1/pets');
     expect(banned.status).toBe(429);
@@ -121,10 +129,12 @@ describe('rate limits over HTTP', () => {
     try {
       const statuses = await Promise.all(
         Array.from({ length: 200 }, () =>
-          fetch(`${server.origin}/v1/pets`, { headers: { Authorization: `Bearer ${app.apiKey}` } }).then(async (response) => {
-            await response.arrayBuffer();
-            return response.status;
-          }),
+          fetch(`${server.origin}/v1/pets`, { headers: { Authorization: `Bearer ${app.apiKey}` } }).then(
+            async (response) => {
+              await response.arrayBuffer();
+              return response.status;
+            },
+          ),
         ),
       );
       expect(statuses.filter((status) => status === 200)).toHaveLength(60);

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/database.ts';
-import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
 import { MIGRATIONS, migrate } from '../../../server/store/migrations.ts';
+import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
 import { useTempDirs } from './temp-dir.ts';
 
 const tempDir = useTempDirs();

@@ -1,8 +1,8 @@
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../server/database.ts';
+import { type Database, openDatabase } from '../../../server/database.ts';
 import { changeDetector } from '../../../server/store/change-detector.ts';
 import { ReadCache } from '../../../server/store/read-cache.ts';
-import { join } from 'node:path';
 import { useTempDirs } from './temp-dir.ts';
 
 const tempDir = useTempDirs();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/database.ts';
 import type { Database } from '../../../server/database.ts';
+import { openDatabase } from '../../../server/database.ts';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
 import { PET_QUERIES, SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
 import { useTempDirs } from './temp-dir.ts';
@@ -59,9 +59,7 @@ describe('SqlitePetStore.create', () => {
   });
 
   it('refuses a name with a lone surrogate, which SQLite would alter, and stores nothing', async () => {
-    await expect(store.create({ name: 'Rex\ud800', categoryId: 1, status: 'available' })).rejects.toThrow(
-      RangeError,
-    );
+    await expect(store.create({ name: 'Rex\ud800', categoryId: 1, status: 'available' })).rejects.toThrow(RangeError);
     expect((await store.list({ limit: 10 })).pets).toEqual([]);
   });
 
@@ -162,7 +160,10 @@ describe('SqlitePetStore reads after writes', () => {
 
       const second = await writer.create({ name: 'Second', categoryId: 1, status: 'available' });
       theirs.prepare("UPDATE pets SET status = 'sold' WHERE id = ?").run(first.id);
-      expect(await reader.list({ limit: 10 })).toEqual({ pets: [{ ...first, status: 'sold' }, second], hasMore: false });
+      expect(await reader.list({ limit: 10 })).toEqual({
+        pets: [{ ...first, status: 'sold' }, second],
+        hasMore: false,
+      });
       expect(await reader.get(first.id)).toEqual({ ...first, status: 'sold' });
     } finally {
       theirs.close();

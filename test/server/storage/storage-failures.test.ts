@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/database.ts';
-import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
-import { createLogger } from '../../../server/logger.ts';
 import { createApp } from '../../../server/app.ts';
+import { openDatabase } from '../../../server/database.ts';
+import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { createMemoryRateLimiter } from '../../../server/limiter/memory-rate-limiter.ts';
+import { createLogger } from '../../../server/logger.ts';
 import { openService, type Service } from '../../../server/service.ts';
 import { SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
 import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
+import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
 import { CONTRACT_BAN } from '../limiter/limiter-fixtures.ts';
 
@@ -100,7 +100,11 @@ async function expectServiceUnavailable(response: Response): Promise<void> {
   expect(response.status).toBe(503);
   expect(Number(response.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
   expect(response.headers.get('X-RateLimit-Remaining')).not.toBeNull();
-  expect(await response.json()).toEqual({ code: 'service_unavailable', message: expect.stringMatching(/retry/i), status: 503 });
+  expect(await response.json()).toEqual({
+    code: 'service_unavailable',
+    message: expect.stringMatching(/retry/i),
+    status: 503,
+  });
 }
 
 const errorLines = (t: ServiceUnderTest) =>
@@ -201,7 +205,10 @@ describe('storage failures injected into a database', () => {
     other.exec('BEGIN IMMEDIATE');
 
     await expectServiceUnavailable(await t.post('Locked out'));
-    expect(errorLines(t)[0]).toMatchObject({ event: 'storage_unavailable', reason: expect.stringContaining('SQLITE_BUSY') });
+    expect(errorLines(t)[0]).toMatchObject({
+      event: 'storage_unavailable',
+      reason: expect.stringContaining('SQLITE_BUSY'),
+    });
 
     other.exec('ROLLBACK');
     const stored = await t.post('After the lock');
@@ -221,7 +228,10 @@ describe('storage failures injected into a database', () => {
     const app = createApp({
       pets: new SqlitePetStore(db),
       keys,
-      limiters: { keys: createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }), addresses: createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }) },
+      limiters: {
+        keys: createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }),
+        addresses: createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }),
+      },
       clock,
       logger: createLogger('silent'),
       cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
@@ -231,7 +241,9 @@ describe('storage failures injected into a database', () => {
   }
 
   it('answers 503 with rate-limit headers when the key cannot be looked up', async () => {
-    const response = await requestWhileKeyLookupFails(new StorageUnavailableError('the database file cannot be opened (SQLITE_CANTOPEN)'));
+    const response = await requestWhileKeyLookupFails(
+      new StorageUnavailableError('the database file cannot be opened (SQLITE_CANTOPEN)'),
+    );
     await expectServiceUnavailable(response);
     expect(response.headers.get('X-RateLimit-Limit')).toBe('60');
   });
