@@ -53,15 +53,15 @@ export async function start(
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)\/v1/.exec(output);
-      if (match) {
+      const url = /listening on (http:\/\/\S+)\/v1/.exec(output)?.[1];
+      if (url !== undefined) {
         // The full stack logs a line per request: keep draining stdout, or the process blocks on a full pipe.
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve(match[1]!);
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        resolve(url);
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${output}`)));
   });
   return { child, url };

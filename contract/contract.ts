@@ -123,7 +123,13 @@ export class Contract {
       if (found)
         return {
           path,
-          params: Object.fromEntries(names.map((name, index) => [name, decodeSegment(found[index + 1]!)])),
+          params: Object.fromEntries(
+            names.map((name, index) => {
+              const segment = found[index + 1];
+              if (segment === undefined) throw new Error(`The pattern of ${path.servedPath} captures no {${name}}`);
+              return [name, decodeSegment(segment)];
+            }),
+          ),
         };
     }
     return undefined;

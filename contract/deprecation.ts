@@ -29,6 +29,13 @@ export function readDeprecation(
   };
 }
 
+/** The deprecation of an operation the caller knows to be deprecated; an error for any other. */
+export function deprecationOf(operation: ContractOperation): Deprecation {
+  const { deprecation } = operation;
+  if (deprecation === undefined) throw new Error(`Operation ${operation.operationId} is not deprecated.`);
+  return deprecation;
+}
+
 /**
  * A header declared with the same `const` value on every response is one the operation always
  * sends, so the contract is the one place those values are written.

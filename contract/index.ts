@@ -11,7 +11,7 @@ export {
   type OperationId,
   type PathMatch,
 } from './contract.ts';
-export type { Deprecation } from './deprecation.ts';
+export { type Deprecation, deprecationOf } from './deprecation.ts';
 export {
   type JsonObject,
   type JsonSchema,

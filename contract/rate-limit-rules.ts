@@ -36,12 +36,13 @@ export function rateLimitRules(document: DocumentWithSchemes): RateLimitRules {
   const declared = Object.entries(document.components?.securitySchemes ?? {}).filter(
     ([, scheme]) => 'x-rate-limits' in scheme,
   );
-  if (declared.length !== 1) {
+  const [only, ...others] = declared;
+  if (only === undefined || others.length > 0) {
     throw new Error(
       `The contract must declare x-rate-limits on exactly one security scheme; found ${declared.length}.`,
     );
   }
-  return declared[0]![1]['x-rate-limits'] as RateLimitRules;
+  return only[1]['x-rate-limits'] as RateLimitRules;
 }
 
 /** The fixed limits of `plan`; an error for a plan whose keys carry their own. */

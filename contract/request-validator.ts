@@ -108,7 +108,7 @@ function compileOperation(
       }
       // A field the schema does not declare (position -1) is usually a misspelling of one reported
       // missing, so it comes first, as does a problem with the body as a whole.
-      const field = found.name.split(/[.[]/)[0]!;
+      const field = found.name.replace(/[.[].*/s, ''); // up to its first `.` or `[`
       return parameterCount + 1 + bodyFields.indexOf(field);
     },
   };
@@ -147,8 +147,9 @@ function fromString(
   raw: string | string[],
 ): string | number | boolean | { complaint: string } {
   if (Array.isArray(raw)) {
-    if (raw.length !== 1) return { complaint: 'must be given at most once' };
-    raw = raw[0]!;
+    const [only, ...others] = raw;
+    if (only === undefined || others.length > 0) return { complaint: 'must be given at most once' };
+    raw = only;
   }
   switch (parameter.resolvedSchema.type) {
     case 'integer':
@@ -175,15 +176,13 @@ const UNPAIRED_SURROGATE = /\p{Cs}/u;
  * levels deep.
  */
 function unpairedSurrogates(body: unknown): RequestProblem[] {
-  interface Visit {
-    value: unknown;
-    parent?: Visit;
-    /** Its key in the parent: a property name, or an index of an array. */
-    key?: string | number;
-  }
+  /** The body, or a value inside it with its parent and its key there: a property name or an array index. */
+  type Visit =
+    | { value: unknown; parent?: undefined; key?: undefined }
+    | { value: unknown; parent: Visit; key: string | number };
   const fieldOf = (visit: Visit): string => {
     const keys: Array<string | number> = [];
-    for (let at = visit; at.parent; at = at.parent) keys.push(at.key!);
+    for (let at = visit; at.parent; at = at.parent) keys.push(at.key);
     return keys
       .reverse()
       .reduce<string>((field, key) => (typeof key === 'number' ? `${field}[${key}]` : joinField(field, key)), '');

@@ -66,6 +66,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   let served: Served | undefined;
   let prism: PrismProcess | undefined;
   let closing = false;
+  // Both are set by the initial start, before anything below reads them.
+  const servedNow = (): Served => {
+    if (served === undefined) throw new Error('The mock serves no contract yet.');
+    return served;
+  };
+  const prismNow = (): PrismProcess => {
+    if (prism === undefined) throw new Error('Prism has not been started yet.');
+    return prism;
+  };
 
   const write = (contract: Contract): Promise<string> => {
     generation += 1;
@@ -80,7 +89,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       if (closing || prism !== started) return;
       log(`${clock()} Prism stopped unexpectedly; starting it again on the last good contract.\n${started.output()}`);
       try {
-        await write(served!.contract);
+        await write(servedNow().contract);
         await launch();
       } catch (error) {
         log(`${clock()} Prism could not be started again: ${String(error)}`);
@@ -97,8 +106,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     await write(contract);
     const expected = generation;
     if (!(await servesGeneration(expected))) {
-      await write(served!.contract);
-      throw new Error(`Prism did not take the new contract within ${RELOAD_TIMEOUT_MS / 1000} s.\n${prism!.output()}`);
+      await write(servedNow().contract);
+      throw new Error(
+        `Prism did not take the new contract within ${RELOAD_TIMEOUT_MS / 1000} s.\n${prismNow().output()}`,
+      );
     }
     served = { contract, contractJson };
   };
@@ -123,7 +134,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const deadline = Date.now() + RESTART_GRACE_MS;
     for (;;) {
       try {
-        return await forwarder.send(prism!.origin, exchange);
+        return await forwarder.send(prismNow().origin, exchange);
       } catch (error) {
         if (!isConnectionError(error) || Date.now() > deadline) throw error;
         await sleep(25);
@@ -132,7 +143,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 
   const handle = async (exchange: Exchange): Promise<Answer> => {
-    const { contract } = served!;
+    const { contract } = servedNow();
     if (new URL(exchange.url, 'http://mock').pathname === GENERATION_PROBE_PATH)
       return unknownPathAnswer(exchange, contract);
     return (
@@ -168,7 +179,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       port,
       maxBodyBytes: MAX_BODY_BYTES,
       handle,
-      fail: (error, exchange) => mockFailure(error, exchange, served!.contract),
+      fail: (error, exchange) => mockFailure(error, exchange, servedNow().contract),
     });
     frontClose = front.close;
     return { url: front.origin, close };

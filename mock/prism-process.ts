@@ -63,7 +63,7 @@ async function startOnPort(args: string[], port: number, options: PrismProcessOp
   );
   running.add(child);
   let output = '';
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     stream.setEncoding('utf8').on('data', (chunk: string) => {
       output = (output + chunk).slice(-20_000);
       if (!options.quiet) process.stderr.write(chunk);
@@ -129,8 +129,10 @@ function freePort(): Promise<number> {
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  // No pid: the process never started, so there is nothing to stop.
+  if (child.pid === undefined) return;
   try {
-    process.kill(-child.pid!, signal);
+    process.kill(-child.pid, signal);
   } catch {
     // Already gone.
   }

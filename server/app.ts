@@ -87,7 +87,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 function operationMiddleware(operation: ContractOperation, clock: Clock): MiddlewareHandler<AppEnv>[] {
   const middleware: MiddlewareHandler<AppEnv>[] = [];
   if (operation.deprecation) middleware.push(goneAfterSunset(operation, clock));
-  if (operation.bodySchema) middleware.push(requireJsonContentType(), limitBodySize(operation.maxBodyBytes!));
+  if (operation.bodySchema) {
+    if (operation.maxBodyBytes === undefined) {
+      throw new Error(`Operation ${operation.operationId} takes a body but the contract sets no x-max-body-bytes.`);
+    }
+    middleware.push(requireJsonContentType(), limitBodySize(operation.maxBodyBytes));
+  }
   return middleware;
 }
 

@@ -21,7 +21,9 @@ const answerHeaders: Record<string, string> = JSON.parse(process.env.BENCH_HEADE
 const stdout = batchedStdout();
 const logger = createLogger('info', stdout);
 const clientAddress = () => '127.0.0.1';
-const service = openService({ databasePath: process.env.DATABASE_PATH!, logger, clientAddress });
+const databasePath = process.env.DATABASE_PATH;
+if (databasePath === undefined) throw new Error('bench/servers/floor.ts needs DATABASE_PATH, the database to serve.');
+const service = openService({ databasePath, logger, clientAddress });
 
 let app: Hono<AppEnv> = service.app;
 if (step < FLOOR_STEPS.length - 1) {

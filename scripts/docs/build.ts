@@ -42,7 +42,8 @@ export async function buildDocs(
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-docs-'));
   try {
     started = performance.now();
-    const json = bundles.find((bundle) => bundle.name === 'openapi.json')!;
+    const json = bundles.find((bundle) => bundle.name === 'openapi.json');
+    if (json === undefined) throw new Error('docs: the bundles to document include no openapi.json.');
     const input = path.join(workDir, 'openapi.json');
     await writeFile(input, JSON.stringify(withOperationIds(JSON.parse(json.content.toString('utf8')) as object)));
     const rendered = await renderWithRedocly(

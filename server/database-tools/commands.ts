@@ -1,6 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { readArguments, UsageError } from '../command-line.ts';
 import type { Database } from '../database.ts';
 import { integrityProblems } from '../store/integrity.ts';
 import { backupDatabase } from './backup.ts';
@@ -41,9 +41,6 @@ export interface DatabaseCommandContext {
 }
 
 type Command = { name: 'help' } | { name: 'backup'; target: string } | { name: 'check' };
-
-/** A mistake in the command line: answered with the usage and exit code 2. */
-class UsageError extends Error {}
 
 /** Runs the database tool on `argv` (the arguments after the script) and returns the exit code. */
 export function runDatabaseCommand(argv: readonly string[], context: DatabaseCommandContext): number {
@@ -132,21 +129,10 @@ function indent(problems: readonly string[]): string {
     .join('');
 }
 
-function readArguments(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: { help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
+const OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
 
 function parseCommand(argv: readonly string[]): Command {
-  const { values, positionals } = readArguments(argv);
+  const { values, positionals } = readArguments(argv, OPTIONS);
   const [name, ...operands] = positionals;
   if (values.help || name === 'help') return { name: 'help' };
 

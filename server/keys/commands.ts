@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { loadContract, rateLimitRules } from '../../contract/index.ts';
 import type { Clock } from '../clock.ts';
+import { readArguments, UsageError } from '../command-line.ts';
 import type { Database } from '../database.ts';
 import { openDatabase } from '../database.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
@@ -37,9 +37,6 @@ type Command =
   | { name: 'create'; key: NewApiKey }
   | { name: 'list' }
   | { name: 'revoke'; id: number };
-
-/** A mistake in the command line: answered with the usage and exit code 2. */
-class UsageError extends Error {}
 
 const CANONICAL_POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 const CONTROL_CHARACTER = /\p{Cc}/u;
@@ -95,27 +92,16 @@ async function execute(
   }
 }
 
-function readArguments(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        plan: { type: 'string' },
-        'per-minute': { type: 'string' },
-        'per-day': { type: 'string' },
-        label: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
+const OPTIONS = {
+  plan: { type: 'string' },
+  'per-minute': { type: 'string' },
+  'per-day': { type: 'string' },
+  label: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 function parseCommand(argv: readonly string[]): Command {
-  const { values, positionals } = readArguments(argv);
+  const { values, positionals } = readArguments(argv, OPTIONS);
   const [name, ...operands] = positionals;
   if (values.help || name === 'help') return { name: 'help' };
 
@@ -188,8 +174,9 @@ function describeKey(record: ApiKeyRecord): string {
 
 function formatKeyTable(records: readonly ApiKeyRecord[]): string {
   if (records.length === 0) return 'No API keys yet. Create one with: npm run keys -- create --plan free\n';
+  const header = ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED'];
   const rows = [
-    ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED'],
+    header,
     ...records.map((record) => [
       String(record.id),
       record.label ?? '-',
@@ -199,14 +186,21 @@ function formatKeyTable(records: readonly ApiKeyRecord[]): string {
       record.revokedAt ?? '-',
     ]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => [...row[column]!].length)));
+  const widths = header.map((_, column) => Math.max(...rows.map((row) => [...inColumn(row, column)].length)));
   return rows
     .map((row) =>
       row
-        .map((cell, column) => cell + ' '.repeat(widths[column]! - [...cell].length))
+        .map((cell, column) => cell + ' '.repeat(inColumn(widths, column) - [...cell].length))
         .join('  ')
         .trimEnd(),
     )
     .join('\n')
     .concat('\n');
+}
+
+/** The cell (or the width) of `column`: every row of the key table has one per column of the header. */
+function inColumn<T>(entries: readonly T[], column: number): T {
+  const entry = entries[column];
+  if (entry === undefined) throw new Error(`A row of the key table lacks column ${column} of its header.`);
+  return entry;
 }

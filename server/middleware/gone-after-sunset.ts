@@ -1,12 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ContractOperation } from '../../contract/index.ts';
+import { type ContractOperation, deprecationOf } from '../../contract/index.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /** From its sunset on, a deprecated operation answers 410 naming its successor. */
 export function goneAfterSunset(operation: ContractOperation, clock: Clock): MiddlewareHandler<AppEnv> {
-  const { sunsetAt, sunsetDate, successor } = operation.deprecation!;
+  const { sunsetAt, sunsetDate, successor } = deprecationOf(operation);
   const replacement = successor ? `; use ${successor} instead` : '';
   const message = `${operation.method} ${operation.servedPath} was removed on ${sunsetDate}${replacement}.`;
   return async (_c, next) => {

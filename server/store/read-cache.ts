@@ -19,6 +19,8 @@ export class ReadCache<Value extends object> {
    * until the next change, so they are frozen, and reads that find nothing are not kept (they
    * would let a flood of unknown keys push out the known ones).
    */
+  get(key: string, read: () => Value): Value;
+  get(key: string, read: () => Value | undefined): Value | undefined;
   get(key: string, read: () => Value | undefined): Value | undefined {
     if (this.#changed()) this.#entries.clear();
     let value = this.#entries.get(key);

@@ -58,16 +58,15 @@ export class SqlitePetStore implements PetStore {
   }
 
   async list({ limit, status, afterId = 0 }: PetPageQuery): Promise<PetPage> {
-    return withSqlite(
-      () =>
-        this.#pages.get(`${status ?? ''}:${afterId}:${limit}`, () => {
-          // One row beyond the page tells whether another page exists, without counting.
-          const rows =
-            status === undefined
-              ? this.#page.all(afterId, limit + 1)
-              : this.#pageByStatus.all(status, afterId, limit + 1);
-          return { pets: rows.slice(0, limit), hasMore: rows.length > limit };
-        })!,
+    return withSqlite(() =>
+      this.#pages.get(`${status ?? ''}:${afterId}:${limit}`, () => {
+        // One row beyond the page tells whether another page exists, without counting.
+        const rows =
+          status === undefined
+            ? this.#page.all(afterId, limit + 1)
+            : this.#pageByStatus.all(status, afterId, limit + 1);
+        return { pets: rows.slice(0, limit), hasMore: rows.length > limit };
+      }),
     );
   }
 }

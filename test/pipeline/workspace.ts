@@ -10,7 +10,7 @@ import { type ContractLocations, contractLocations, regenerate } from '../../scr
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// A contract file is free-form YAML; tests reach into it by the paths they know.
+// biome-ignore lint/suspicious/noExplicitAny: a contract file is free-form YAML; tests reach into it by the paths they know.
 export type YamlMap = Record<string, any>;
 
 export interface CommandResult {
