@@ -30,6 +30,7 @@ export default defineConfig({
     // Most test files wait on other processes (Prism, redocly, Chromium, the server), so even on
     // two cores two workers halve the run, where vitest's default (cores - 1) would run one.
     maxWorkers: Math.max(availableParallelism(), 2),
+    setupFiles: ['test/support/retain-sqlite.ts'],
     projects: [
       {
         extends: true,
