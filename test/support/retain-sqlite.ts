@@ -7,7 +7,8 @@ import Sqlite from 'better-sqlite3';
 const RETAINED = Symbol.for('animal-store.retained-sqlite-objects');
 // On the global object, so that objects outlive the module registry of the test file that made them.
 const global = globalThis as typeof globalThis & { [RETAINED]?: Set<object> };
-const retained = (global[RETAINED] ??= new Set());
+global[RETAINED] ??= new Set();
+const retained = global[RETAINED];
 
 type Method = (this: object, ...args: unknown[]) => unknown;
 const prototype = Sqlite.prototype as unknown as Record<string, Method>;
