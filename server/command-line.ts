@@ -33,14 +33,19 @@ export interface CommandContext {
 export async function runAsProcess(
   command: (argv: readonly string[], context: CommandContext) => number | Promise<number>,
 ): Promise<void> {
+  let code: number;
   try {
-    process.exitCode = await command(process.argv.slice(2), {
+    code = await command(process.argv.slice(2), {
       stdout: process.stdout,
       stderr: process.stderr,
       databasePath: databasePathFrom(process.env),
     });
   } catch (error) {
     process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    code = 1;
   }
+  // An explicit exit, not the end of the event loop: tearing the heap down after a closed
+  // database makes better-sqlite3 12 abort Node 24. Standard output and error are written
+  // synchronously on Linux (files, pipes, terminals), so nothing written is lost.
+  process.exit(code);
 }
