@@ -38,6 +38,8 @@ export interface ContractResponse {
   definition: JsonObject;
   /** Declared headers by name, as the contract spells it. */
   headers: Record<string, ContractHeader>;
+  /** The named examples of the JSON body, by name, `$ref`s followed, in the document's order. */
+  examples: Record<string, unknown>;
 }
 
 export interface ContractOperation {
@@ -220,7 +222,14 @@ function readResponse(document: OpenApiDocument, node: unknown): ContractRespons
       example: candidates.find((candidate) => candidate !== undefined),
     };
   }
-  return { definition, headers };
+  const content = (definition.content as Record<string, JsonObject> | undefined)?.['application/json'];
+  const examples = Object.fromEntries(
+    Object.entries((content?.examples as JsonObject | undefined) ?? {}).map(([name, example]) => [
+      name,
+      resolveRef<{ value?: unknown }>(document, example).value,
+    ]),
+  );
+  return { definition, headers, examples };
 }
 
 function jsonBodySchema(document: OpenApiDocument, node: unknown): JsonSchema | undefined {

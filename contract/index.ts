@@ -20,6 +20,7 @@ export {
   readDocument,
   resolveRef,
 } from './document.ts';
+export { type ErrorCodeEntry, type ErrorCodeRule, errorCodes } from './error-codes.ts';
 export type { RequestLocation, RequestProblem } from './problems.ts';
 export {
   type BanRules,

@@ -25,8 +25,8 @@ export interface paths {
          * @description Adds an animal and returns it as stored, with the `id` the service assigned and its
          *     `status` (`available` when omitted). The `Location` header gives its path.
          *
-         *     The body must be `application/json` of at most 16 KiB. Fields other than `name`,
-         *     `categoryId` and `status` are rejected. A rejected request stores nothing.
+         *     The body must be `application/json` of at most 16 KiB (16,384 bytes). Fields other
+         *     than `name`, `categoryId` and `status` are rejected. A rejected request stores nothing.
          */
         post: operations["createPet"];
         delete?: never;
@@ -100,28 +100,14 @@ export interface components {
         /**
          * @description The body of every error response, of every status.
          *
-         *     `code` is machine-readable and one of:
-         *     - `validation_failed` (400): a parameter or body field is missing, of the wrong type, or out of range.
-         *     - `malformed_json` (400): the request body is not valid JSON.
-         *     - `invalid_cursor` (400): the `cursor` was not issued by the service, was altered, or belongs to another `status` filter.
-         *     - `unauthorized` (401): the API key is missing, unknown or revoked.
-         *     - `not_found` (404): the animal, or the path, does not exist.
-         *     - `method_not_allowed` (405): the path exists but not with this method.
-         *     - `gone` (410): the operation has passed its sunset date.
-         *     - `payload_too_large` (413): the request body is larger than 16 KiB.
-         *     - `unsupported_media_type` (415): the request body is not `application/json`.
-         *     - `rate_limited` (429): a rate-limit window is exhausted.
-         *     - `key_banned` (429): the caller is temporarily banned for sending while limited.
-         *     - `internal_error` (500): an unexpected failure; no detail is disclosed.
-         *     - `service_unavailable` (503): the service cannot do the work safely right now (its storage
-         *       failed, the disk is full); nothing was changed. Retry after `Retry-After` seconds.
-         *
-         *     An answer about invalid parameters or body fields (`validation_failed`) also lists every
-         *     problem of the request in `details`; its `message` names the first of them.
+         *     `code` is machine-readable; the table under "Errors" in the API description lists every code
+         *     with its HTTP status and meaning. An answer about invalid parameters or body fields
+         *     (`validation_failed`) also lists every problem of the request in `details`; its `message`
+         *     names the first of them.
          */
         Error: {
             /**
-             * @description Machine-readable error code; see the list above.
+             * @description Machine-readable error code. `x-error-codes` gives each code its HTTP status and meaning; the table of codes in the API description is written from it.
              * @enum {string}
              */
             code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
@@ -214,7 +200,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than 16 KiB (`payload_too_large`). */
+        /** @description The request body is larger than the operation accepts (`payload_too_large`); its description states the limit. */
         PayloadTooLarge: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

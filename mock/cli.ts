@@ -1,32 +1,33 @@
-// `npm run mock [-- --dynamic] [--seed <value>] [--verbose]`: Prism on the bundled contract at
-// http://127.0.0.1:${MOCK_PORT:-4010}/v1, regenerating and serving the contract again after
-// every edit under openapi/.
-import { parseArgs } from 'node:util';
-import { listenPort, printAndExitOnFailure, stopOnSignals } from './cli-support.ts';
+// `npm run mock [-- --dynamic] [--seed <value>] [--pets <N>] [--scenario <name>] [--delay <ms|min-max>]`:
+// the mock at http://127.0.0.1:${MOCK_PORT:-4010}/v1, serving the contract again after every
+// edit under openapi/.
+import { delayFlag, listenPort, petsFlag, printAndExitOnFailure, readFlags, stopOnSignals } from './cli-support.ts';
 import { startMock } from './mock-server.ts';
-
-const { values: flags } = parseArgs({
-  options: {
-    dynamic: { type: 'boolean', default: false },
-    seed: { type: 'string' },
-    verbose: { type: 'boolean', default: false },
-  },
-});
+import { mockOrigins } from './origins.ts';
 
 await printAndExitOnFailure(async () => {
+  const flags = readFlags({ dynamic: { type: 'boolean', default: false } });
   const port = listenPort(process.env);
+  const origins = mockOrigins(process.env);
+  const pets = petsFlag(flags.pets);
   const mock = await startMock({
     port,
-    dynamic: flags.dynamic,
+    dynamic: flags.dynamic || pets !== undefined,
     seed: flags.seed,
+    pets,
+    scenario: flags.scenario,
+    delay: delayFlag(flags.delay),
+    corsOrigins: origins.origins,
     watch: true,
-    quiet: !flags.verbose,
     log: (line) => console.log(line),
   });
-  const answers = flags.dynamic
-    ? `data generated from the schemas${flags.seed === undefined ? '' : ` with seed ${flags.seed}`}`
-    : "the contract's named examples";
-  console.log(`Animal Store API mock (Prism) on ${mock.url}/v1, answering with ${answers}.`);
+  const answers =
+    flags.dynamic || pets !== undefined
+      ? `pets generated from the schemas${flags.seed === undefined ? '' : ` with seed ${flags.seed}`}`
+      : "the pets of the contract's examples";
+  console.log(`Animal Store API mock on ${mock.url}/v1, answering with ${answers}; any API key works.`);
+  console.log(`Scenario: ${flags.scenario ?? 'default'} (list them: curl ${mock.url}/__mock/scenarios).`);
+  console.log(`Browsers may call it from ${origins.described}.`);
   console.log(`Try: curl -H 'Authorization: Bearer ask_any_key_works_here' ${mock.url}/v1/pets`);
   console.log('Edits under openapi/ are served within about 2 s. Ctrl-C to stop.');
   stopOnSignals(mock);

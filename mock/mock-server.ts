@@ -1,40 +1,51 @@
-// The static or dynamic mock: Prism serving the bundled contract behind a front that keeps the
-// port stable, serves the service's `/v1` paths, and answers errors as the contract does.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+// `npm run mock`: the static or dynamic mock on one port, serving the service's `/v1` paths from
+// the bundled contract, and serving it again after every edit under `openapi/` when watching.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { Contract, type OpenApiDocument } from '../contract/index.ts';
-import { MAX_BODY_BYTES } from '../server/middleware/body-size-limit.ts';
-import { contractAnswer, mockFailure, refusedBeforePrism, unknownPathAnswer } from './error-answers.ts';
-import { type Answer, type Exchange, Forwarder, startFront } from './http-front.ts';
-import { GENERATION_PROBE_PATH, prismDocument, withGenerationProbe, writeDocument } from './prism-document.ts';
-import { type PrismProcess, startPrism } from './prism-process.ts';
+import { Contract, type OpenApiDocument, rateLimitRules } from '../contract/index.ts';
+import { systemClock } from '../server/clock.ts';
+import { type Listening, listen } from '../server/listen.ts';
+import { createLogger } from '../server/logger.ts';
+import { AnyKeyStore } from './any-key-store.ts';
+import { CollectionStore } from './collection-store.ts';
+import { countingLimiter } from './counting-limiter.ts';
+import type { Delay } from './delay.ts';
+import { examplePets } from './example-pets.ts';
+import { createMockApp, type MockApp } from './mock-app.ts';
+import { localOrigins, type MockOrigins } from './origins.ts';
+import { prismAnswers } from './prism-answers.ts';
+import { loadScenarios, SCENARIOS_FILE } from './scenarios.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MOCK_HOST = '127.0.0.1';
-const DOCUMENT_NAME = 'contract.json';
-/** Prism reloads a changed document in its own process (half a second of it waiting for the write to settle). */
-const RELOAD_TIMEOUT_MS = 15_000;
-/** While Prism reloads, its port is closed for a moment; requests wait for it rather than fail. */
-const RESTART_GRACE_MS = 5_000;
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
-const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+/** Generated pets of `--dynamic` when `pets` is not given: enough for a few pages. */
+export const DEFAULT_DYNAMIC_PETS = 50;
+/** The plan whose windows the mock's rate-limit headers count down; the mock refuses nothing. */
+export const MOCK_PLAN = 'business';
 
 export interface MockOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** Answers generated from the schemas instead of the contract's examples. */
+  /** Pets generated from the schemas instead of the contract's examples. */
   dynamic?: boolean;
-  /** Makes dynamic answers reproducible: the same seed gives the same answers, run after run. */
+  /** Makes dynamic pets reproducible: the same seed gives the same pets, run after run. */
   seed?: string | number;
-  /** Regenerate and serve the contract again after every edit under `openapi/`. */
+  /** How many pets `dynamic` generates. */
+  pets?: number;
+  /** The scenario in force until `PUT /__mock/scenario` changes it; `default` when not given. */
+  scenario?: string;
+  /** Added to every answer that sets no delay of its own. */
+  delay?: Delay;
+  /** Origins a browser may call the mock from: any on localhost or 127.0.0.1 by default. */
+  corsOrigins?: MockOrigins;
+  /** Serve the contract again after every edit under `openapi/`. */
   watch?: boolean;
-  /** Hide Prism's own output (default true); the mock's messages go to `log` either way. */
-  quiet?: boolean;
   /** The repository whose `openapi/` and `generated/` are used; tests pass a copy. */
   root?: string;
+  /** The scenarios file; `mock/scenarios.yaml` by default. */
+  scenariosFile?: string;
   /** Where the mock reports reloads and the findings of an invalid edit. */
   log?: (line: string) => void;
 }
@@ -45,188 +56,72 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-interface Served {
-  contract: Contract;
-  contractJson: string;
-}
-
+/** Reads the contract, checks the scenarios against it, and serves the mock; rejects on a bad scenario file or a busy port. */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const { port = 0, dynamic = false, seed, watch = false, quiet = true, root = REPO_ROOT } = options;
+  const { port = 0, root = REPO_ROOT, watch = false } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-mock-'));
-  const documentFile = path.join(workDir, DOCUMENT_NAME);
-  const prismArgs = [
-    'mock',
-    documentFile,
-    ...(dynamic ? ['--dynamic'] : []),
-    ...(seed === undefined ? [] : ['--seed', String(seed)]),
-  ];
-  const forwarder = new Forwarder();
-  let generation = 0;
-  let served: Served | undefined;
-  let prism: PrismProcess | undefined;
-  let closing = false;
-  // Both are set by the initial start, before anything below reads them.
-  const servedNow = (): Served => {
-    if (served === undefined) throw new Error('The mock serves no contract yet.');
-    return served;
+  const seed = options.seed === undefined ? randomBytes(6).toString('hex') : String(options.seed);
+  const build = async (contractJson: string, current?: MockApp) =>
+    buildStaticMock(new Contract(JSON.parse(contractJson) as OpenApiDocument), { ...options, seed }, current);
+
+  let served: { app: MockApp; contractJson: string } | undefined;
+  const fetch: MockApp['fetch'] = (request, env) => {
+    if (!served) throw new Error('The mock serves no contract yet.');
+    return served.app.fetch(request, env);
   };
-  const prismNow = (): PrismProcess => {
-    if (prism === undefined) throw new Error('Prism has not been started yet.');
-    return prism;
+  const serve = async (contractJson: string) => {
+    served = { app: await build(contractJson, served?.app), contractJson };
   };
 
-  const write = (contract: Contract): Promise<string> => {
-    generation += 1;
-    return writeDocument(workDir, DOCUMENT_NAME, withGenerationProbe(prismDocument(contract, 'mock'), generation));
-  };
-
-  /** Starts Prism on the document file; should it ever die, a new one takes its place. */
-  const launch = async (): Promise<void> => {
-    const started = await startPrism(prismArgs, { quiet });
-    prism = started;
-    void started.exited.then(async () => {
-      if (closing || prism !== started) return;
-      log(`${clock()} Prism stopped unexpectedly; starting it again on the last good contract.\n${started.output()}`);
-      try {
-        await write(servedNow().contract);
-        await launch();
-      } catch (error) {
-        log(`${clock()} Prism could not be started again: ${String(error)}`);
-      }
-    });
-  };
-
-  /**
-   * Hands Prism the new contract and waits until it serves it: Prism watches its document and
-   * reloads it in its own process, far sooner than a new Prism would start.
-   */
-  const serve = async (contractJson: string): Promise<void> => {
-    const contract = new Contract(JSON.parse(contractJson) as OpenApiDocument);
-    await write(contract);
-    const expected = generation;
-    if (!(await servesGeneration(expected))) {
-      await write(servedNow().contract);
-      throw new Error(
-        `Prism did not take the new contract within ${RELOAD_TIMEOUT_MS / 1000} s.\n${prismNow().output()}`,
-      );
-    }
-    served = { contract, contractJson };
-  };
-
-  const servesGeneration = async (expected: number): Promise<boolean> => {
-    const deadline = Date.now() + RELOAD_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      const answer = await sendToPrism({
-        method: 'GET',
-        url: GENERATION_PROBE_PATH,
-        headers: {},
-        body: Buffer.alloc(0),
-      }).catch(() => undefined);
-      if (answer && (JSON.parse(answer.body.toString('utf8')) as { generation?: number }).generation === expected)
-        return true;
-      await sleep(50);
-    }
-    return false;
-  };
-
-  const sendToPrism = async (exchange: Exchange): Promise<Answer> => {
-    const deadline = Date.now() + RESTART_GRACE_MS;
-    for (;;) {
-      try {
-        return await forwarder.send(prismNow().origin, exchange);
-      } catch (error) {
-        if (!isConnectionError(error) || Date.now() > deadline) throw error;
-        await sleep(25);
-      }
-    }
-  };
-
-  const handle = async (exchange: Exchange): Promise<Answer> => {
-    const { contract } = servedNow();
-    if (new URL(exchange.url, 'http://mock').pathname === GENERATION_PROBE_PATH)
-      return unknownPathAnswer(exchange, contract);
-    return (
-      refusedBeforePrism(exchange, contract) ??
-      contractAnswer(await sendToPrism(toPrism(exchange, contract)), exchange, contract)
-    );
-  };
-
-  let reloads: ContractReloads | undefined;
+  let reloads: { close(): Promise<void> } | undefined;
+  let listening: Listening | undefined;
   const close = async () => {
-    closing = true;
     await reloads?.close();
-    await frontClose?.();
-    forwarder.close();
-    await prism?.stop();
-    await rm(workDir, { recursive: true, force: true });
+    await listening?.close();
   };
-  let frontClose: (() => Promise<void>) | undefined;
   try {
-    const initial = async (contractJson: string) => {
-      const contract = new Contract(JSON.parse(contractJson) as OpenApiDocument);
-      await write(contract);
-      await launch();
-      served = { contract, contractJson };
-    };
-    if (watch) {
-      reloads = await watchAndReload(root, log, initial, serve, () => served?.contractJson);
-    } else {
-      await initial(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8'));
-    }
-    const front = await startFront({
-      host: MOCK_HOST,
-      port,
-      maxBodyBytes: MAX_BODY_BYTES,
-      handle,
-      fail: (error, exchange) => mockFailure(error, exchange, servedNow().contract),
-    });
-    frontClose = front.close;
-    return { url: front.origin, close };
+    if (watch) reloads = await watchAndReload(root, log, serve, () => served?.contractJson);
+    else await serve(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8'));
+    listening = await listen(fetch, MOCK_HOST, port);
+    return { url: listening.origin, close };
   } catch (error) {
     await close();
     throw error;
   }
 }
 
-/**
- * What Prism is asked: HEAD as GET (Prism knows only the declared methods), a body only where the
- * operation takes one (the service ignores any other, where Prism would refuse a body it cannot
- * parse before routing) and without a UTF-8 byte order mark (the service's decoder drops it,
- * Prism's JSON parser refuses it), JSON only (as the service), and the bearer scheme spelled as
- * Prism's case-sensitive check wants it (the service takes the scheme name in any case, RFC 9110).
- */
-function toPrism(exchange: Exchange, contract: Contract): Exchange {
-  const authorization = exchange.headers.authorization;
-  const operation = contract.match(new URL(exchange.url, 'http://mock').pathname)?.path.operationFor(exchange.method);
-  return {
-    ...exchange,
-    method: exchange.method === 'HEAD' ? 'GET' : exchange.method,
-    body: operation?.bodySchema ? withoutByteOrderMark(exchange.body) : Buffer.alloc(0),
-    headers: {
-      ...exchange.headers,
-      accept: 'application/json',
-      ...(typeof authorization === 'string' && { authorization: authorization.replace(/^bearer(?=\s)/i, 'Bearer') }),
-    },
-  };
-}
-
-function withoutByteOrderMark(body: Buffer): Buffer {
-  return body.subarray(0, BYTE_ORDER_MARK.length).equals(BYTE_ORDER_MARK)
-    ? body.subarray(BYTE_ORDER_MARK.length)
-    : body;
-}
-
-function isConnectionError(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return (
-    (code !== undefined && CONNECTION_ERRORS.has(code)) ||
-    (error instanceof Error && error.message === 'socket hang up')
-  );
-}
-
-interface ContractReloads {
-  close(): Promise<void>;
+async function buildStaticMock(
+  contract: Contract,
+  options: MockOptions & { seed: string },
+  current: MockApp | undefined,
+): Promise<MockApp> {
+  const scenarios = loadScenarios(contract, options.scenariosFile ?? SCENARIOS_FILE);
+  // A reload keeps the scenario chosen at run time, while the new contract still has it.
+  const chosen = current?.settings.scenario ?? options.scenario ?? 'default';
+  if (!scenarios.has(chosen))
+    throw new Error(`There is no scenario "${chosen}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
+  const prism = await prismAnswers(contract);
+  const pets = options.dynamic
+    ? await prism.generatePets(options.pets ?? DEFAULT_DYNAMIC_PETS, options.seed)
+    : examplePets(contract);
+  const rules = rateLimitRules(contract.document);
+  if (rules.plans[MOCK_PLAN] === undefined) throw new Error(`The contract has no plan ${MOCK_PLAN}.`);
+  const limiter = countingLimiter(systemClock);
+  return createMockApp({
+    contract,
+    prism,
+    settings: { scenarios, scenario: chosen, ...(options.delay && { delay: options.delay }) },
+    pets: { examples: new CollectionStore(pets), none: new CollectionStore([]) },
+    keys: new AnyKeyStore(MOCK_PLAN),
+    limiters: { keys: limiter, addresses: limiter },
+    clock: systemClock,
+    logger: createLogger('warn'),
+    cursorSecret: randomBytes(32),
+    // Every key is valid here, so only requests without one are counted by address: all as one.
+    clientAddress: () => MOCK_HOST,
+    corsOrigins: options.corsOrigins ?? localOrigins,
+    resetData: async () => limiter.reset(),
+  });
 }
 
 /**
@@ -236,37 +131,16 @@ interface ContractReloads {
 async function watchAndReload(
   root: string,
   log: (line: string) => void,
-  start: (contractJson: string) => Promise<void>,
   serve: (contractJson: string) => Promise<void>,
   served: () => string | undefined,
-): Promise<ContractReloads> {
+): Promise<{ close(): Promise<void> }> {
   // Loaded only here: the pipeline's tools (Redocly, openapi-typescript) take a second to load.
   const { contractLocations, formatFinding, watchContract } = await import('../scripts/pipeline.ts');
   const locations = contractLocations(root);
   let atStart: string | undefined;
-  let wanted: { json: string; since: number; cause: string } | undefined;
-  let draining: Promise<void> | undefined;
   let markStarted!: () => void;
-  const started = new Promise<void>((resolve) => (markStarted = resolve));
-
-  const drain = async (): Promise<void> => {
-    // An edit saved while the mock is still starting is served once it has started.
-    await started;
-    while (wanted) {
-      const { json, since, cause } = wanted;
-      wanted = undefined;
-      if (json === served()) continue;
-      try {
-        await serve(json);
-        log(`${clock()} serving the new contract, ${Math.round(performance.now() - since)} ms after ${cause}.`);
-      } catch (error) {
-        log(
-          `${clock()} ${error instanceof Error ? error.message : String(error)} Still serving the previous contract.`,
-        );
-      }
-    }
-  };
-
+  // An edit saved while the mock is still starting is served once it has started.
+  let serving = new Promise<void>((resolve) => (markStarted = resolve));
   const watcher = await watchContract({
     locations,
     onRegenerated(result) {
@@ -285,16 +159,25 @@ async function watchAndReload(
         atStart = json;
         return;
       }
-      wanted = { json, since: performance.now() - result.ms, cause };
-      draining ??= drain().finally(() => (draining = undefined));
+      const since = performance.now() - result.ms;
+      serving = serving.then(async () => {
+        if (json === served()) return;
+        try {
+          await serve(json);
+          log(`${clock()} serving the new contract, ${Math.round(performance.now() - since)} ms after ${cause}.`);
+        } catch (error) {
+          log(
+            `${clock()} ${error instanceof Error ? error.message : String(error)} Still serving the previous contract.`,
+          );
+        }
+      });
     },
   });
   try {
     // An invalid contract at start was reported above; the last good bundle is served meanwhile.
-    await start(atStart ?? (await readFile(path.join(locations.outDir, 'openapi.json'), 'utf8')));
+    await serve(atStart ?? (await readFile(path.join(locations.outDir, 'openapi.json'), 'utf8')));
     markStarted();
   } catch (error) {
-    wanted = undefined;
     markStarted();
     await watcher.close();
     throw error;
@@ -302,7 +185,7 @@ async function watchAndReload(
   return {
     async close() {
       await watcher.close();
-      await draining;
+      await serving;
     },
   };
 }

@@ -1,17 +1,49 @@
-// `npm run mock:stateful`: the real server on an in-memory database at
-// http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded from the contract's examples, with a fixed key.
+// `npm run mock:stateful [-- --plan <plan>] [--pets <N>] [--seed <value>] [--scenario <name>] [--delay <ms|min-max>]`:
+// the real server on an in-memory database at http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded
+// from the contract's examples (or N generated pets), with a fixed key.
 import { readConfig } from '../server/config.ts';
-import { listenPort, printAndExitOnFailure, stopOnSignals } from './cli-support.ts';
+import { isPlan } from '../server/keys/plans.ts';
+import {
+  delayFlag,
+  listenPort,
+  petsFlag,
+  printAndExitOnFailure,
+  readFlags,
+  stopOnSignals,
+  UsageError,
+} from './cli-support.ts';
+import { MOCK_PLAN } from './mock-server.ts';
+import { mockOrigins } from './origins.ts';
 import { startStatefulMock } from './stateful.ts';
 
 await printAndExitOnFailure(async () => {
+  const flags = readFlags({ plan: { type: 'string' } });
+  if (flags.plan !== undefined && !isPlan(flags.plan))
+    throw new UsageError(`--plan takes free, pro or business; got "${flags.plan}".`);
   const port = listenPort(process.env);
-  const { corsOrigins, logLevel } = readConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' });
-  const mock = await startStatefulMock({ port, corsOrigins, logLevel });
-  const ids = mock.seeded.map((pet) => pet.id).join(', ');
+  const { logLevel } = readConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' });
+  const origins = mockOrigins(process.env);
+  const mock = await startStatefulMock({
+    port,
+    corsOrigins: origins.origins,
+    logLevel,
+    plan: flags.plan,
+    pets: petsFlag(flags.pets),
+    seed: flags.seed,
+    scenario: flags.scenario,
+    delay: delayFlag(flags.delay),
+  });
+  const limits =
+    flags.plan === undefined
+      ? `not rate limited (its headers count down a ${MOCK_PLAN}-plan window; --plan free meets the real limits)`
+      : `rate limited as a ${flags.plan}-plan key`;
   console.log(`Animal Store API stateful mock (the real server, in memory) on ${mock.url}/v1.`);
-  console.log(`Seeded from the contract's examples with the pets ${ids}; everything is forgotten at exit.`);
-  console.log(`Development key (free plan: 60 requests a minute, 1,000 a day): ${mock.apiKey}`);
+  console.log(
+    `Seeded with ${mock.seeded.length} pets (ids ${mock.seeded[0]?.id ?? '-'} to ${mock.seeded.at(-1)?.id ?? '-'}); everything is forgotten at exit.`,
+  );
+  console.log(`Development key, ${limits}: ${mock.apiKey}`);
+  console.log(`Browsers may call it from ${origins.described}.`);
+  console.log(`Back to the seed: curl -X POST ${mock.url}/__mock/reset`);
   console.log(`Try: curl -H 'Authorization: Bearer ${mock.apiKey}' ${mock.url}/v1/pets`);
   console.log('Ctrl-C to stop.');
   stopOnSignals(mock);

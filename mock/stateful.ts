@@ -1,16 +1,29 @@
-// The stateful mock: the real server on an in-memory database, seeded with the pets of the
-// contract's examples, with a fixed development key. Prism keeps no state; this does, so a pet
-// created can be listed and fetched, and the rate limits are the real ones.
-
-import { type Contract, loadContract, resolveRef } from '../contract/index.ts';
-import { clientAddressResolver } from '../server/client-address.ts';
-import type { Database } from '../server/database.ts';
+// `npm run mock:stateful`: the real server's storage on an in-memory database, seeded with the
+// pets of the contract's examples (or N generated ones), with a fixed development key. A pet
+// created can be listed and fetched; `POST /__mock/reset` returns the data to the seed.
+import { randomBytes } from 'node:crypto';
+import { loadContract, rateLimitRules } from '../contract/index.ts';
+import { systemClock } from '../server/clock.ts';
+import { type Database, openDatabase } from '../server/database.ts';
+import type { Plan } from '../server/keys/plans.ts';
+import { SqliteKeyStore } from '../server/keys/sqlite-key-store.ts';
+import { createMemoryRateLimiter } from '../server/limiter/memory-rate-limiter.ts';
+import type { RateLimiter } from '../server/limiter/rate-limiter.ts';
+import { banPolicy } from '../server/limiter/rate-policy.ts';
 import { listen } from '../server/listen.ts';
 import { createLogger, type LogLevel } from '../server/logger.ts';
-import { openService } from '../server/service.ts';
-import type { Pet, PetStore } from '../server/store/pet-store.ts';
+import type { Pet } from '../server/store/pet-store.ts';
+import { SqlitePetStore } from '../server/store/sqlite-pet-store.ts';
 import { statement } from '../server/store/statement-cache.ts';
-import { MOCK_HOST, type RunningMock } from './mock-server.ts';
+import { CollectionStore } from './collection-store.ts';
+import { countingLimiter } from './counting-limiter.ts';
+import type { Delay } from './delay.ts';
+import { examplePets } from './example-pets.ts';
+import { createMockApp } from './mock-app.ts';
+import { MOCK_HOST, MOCK_PLAN, type RunningMock } from './mock-server.ts';
+import { localOrigins, type MockOrigins } from './origins.ts';
+import { prismAnswers } from './prism-answers.ts';
+import { loadScenarios } from './scenarios.ts';
 
 /** Printed by `npm run mock:stateful` and documented in the README: it guards nothing real. */
 export const STATEFUL_MOCK_KEY = 'ask_development_stateful_mock_key_0000000000';
@@ -18,83 +31,97 @@ export const STATEFUL_MOCK_KEY = 'ask_development_stateful_mock_key_0000000000';
 export interface StatefulMockOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** Origins a browser may call it from; none by default, as the server. */
-  corsOrigins?: string[];
+  /** Origins a browser may call it from: any on localhost or 127.0.0.1 by default. */
+  corsOrigins?: MockOrigins;
   /** The server's structured log lines; `warn` by default. */
   logLevel?: LogLevel;
+  /** Enforce this plan's real limits on the key; without it the key is never refused. */
+  plan?: Plan;
+  /** Seed this many generated pets instead of the contract's examples. */
+  pets?: number;
+  /** Makes generated pets reproducible. */
+  seed?: string;
+  scenario?: string;
+  delay?: Delay;
 }
 
 export interface RunningStatefulMock extends RunningMock {
-  /** The fixed development key (free plan). */
+  /** The fixed development key. */
   apiKey: string;
-  /** The pets seeded from the contract's examples, with the ids the examples show. */
+  /** The pets seeded, with their ids. */
   seeded: Pet[];
 }
 
 export async function startStatefulMock(options: StatefulMockOptions = {}): Promise<RunningStatefulMock> {
-  const { port = 0, corsOrigins, logLevel = 'warn' } = options;
+  const { port = 0, corsOrigins = localOrigins, logLevel = 'warn', plan } = options;
   const contract = loadContract();
-  const service = openService({
-    databasePath: ':memory:',
-    logger: createLogger(logLevel),
-    clientAddress: clientAddressResolver(false),
-    corsOrigins,
+  const scenarios = loadScenarios(contract);
+  const scenario = options.scenario ?? 'default';
+  if (!scenarios.has(scenario))
+    throw new Error(`There is no scenario "${scenario}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
+  if (plan !== undefined && rateLimitRules(contract.document).plans[plan] === 'per-key')
+    throw new Error(`The ${plan} plan sets limits per key; choose a plan with fixed limits.`);
+  const prism = await prismAnswers(contract);
+  const seed =
+    options.pets === undefined
+      ? examplePets(contract)
+      : await prism.generatePets(options.pets, options.seed ?? randomBytes(6).toString('hex'));
+
+  const db = openDatabase(':memory:');
+  const pets = new SqlitePetStore(db);
+  const keys = new SqliteKeyStore(db, systemClock);
+  await keys.create({ plan: plan ?? MOCK_PLAN, label: 'stateful mock development key', secret: STATEFUL_MOCK_KEY });
+  const seeded = await seedPets(db, pets, seed);
+
+  const counting = countingLimiter(systemClock);
+  const ban = banPolicy(rateLimitRules(contract.document).ban);
+  const limiter = (): RateLimiter & { reset?(): void } =>
+    plan === undefined ? counting : createMemoryRateLimiter({ clock: systemClock, ban });
+  const limiters = { keys: limiter(), addresses: limiter() };
+  const mock = createMockApp({
     contract,
+    prism,
+    settings: { scenarios, scenario, ...(options.delay && { delay: options.delay }) },
+    pets: { examples: pets, none: new CollectionStore([]) },
+    keys,
+    limiters,
+    clock: systemClock,
+    logger: createLogger(logLevel),
+    cursorSecret: randomBytes(32),
+    clientAddress: () => MOCK_HOST,
+    corsOrigins,
+    resetData: async () => {
+      statement(db, 'DELETE FROM pets').run();
+      await seedPets(db, pets, seed);
+      counting.reset();
+    },
   });
-  await service.keys.create({ plan: 'free', label: 'stateful mock development key', secret: STATEFUL_MOCK_KEY });
-  const seeded = await seedPets(service.db, service.pets, examplePets(contract));
-  const listening = await listen(service.app.fetch, MOCK_HOST, port);
+  const listening = await listen(mock.fetch, MOCK_HOST, port);
   return {
     url: listening.origin,
     apiKey: STATEFUL_MOCK_KEY,
     seeded,
     close: async () => {
       await listening.close();
-      service.close();
+      db.close();
     },
   };
 }
 
-interface MediaType {
-  schema?: { $ref?: string };
-  examples?: Record<string, unknown>;
-}
-
 /**
- * Every pet the contract shows in an example of a successful answer (`PetsFirstPage`,
- * `PetFound`...), once per id, in id order; the first example to show an id wins.
- */
-function examplePets(contract: Contract): Pet[] {
-  const petSchemas = new Set(['#/components/schemas/Pet', '#/components/schemas/Pets']);
-  const byId = new Map<number, Pet>();
-  for (const operation of contract.operations) {
-    for (const [status, response] of Object.entries(operation.responses)) {
-      if (!status.startsWith('2')) continue;
-      const content = (response.definition.content as Record<string, MediaType> | undefined)?.['application/json'];
-      if (!petSchemas.has(content?.schema?.$ref ?? '')) continue;
-      for (const example of Object.values(content?.examples ?? {})) {
-        const value = resolveRef<{ value?: Pet | Pet[] }>(contract.document, example).value;
-        for (const pet of [value ?? []].flat()) if (!byId.has(pet.id)) byId.set(pet.id, pet);
-      }
-    }
-  }
-  return [...byId.values()].sort((a, b) => a.id - b.id);
-}
-
-/**
- * Creates the pets through the store, each with the id its example shows, so that what a
+ * Creates the pets through the store, each with the id it has in the seed, so that what a
  * frontend built against the static mock (`GET /v1/pets/42`) finds the same animal here.
  * The store assigns ids itself; SQLite's AUTOINCREMENT hands out one above the table's
  * `sqlite_sequence` entry, which may be set by ordinary statements.
  */
-async function seedPets(db: Database, store: PetStore, pets: Pet[]): Promise<Pet[]> {
+async function seedPets(db: Database, store: SqlitePetStore, pets: Pet[]): Promise<Pet[]> {
   const update = statement<[number]>(db, "UPDATE sqlite_sequence SET seq = ? WHERE name = 'pets'");
   const insert = statement<[number]>(db, "INSERT INTO sqlite_sequence (name, seq) VALUES ('pets', ?)");
   const seeded: Pet[] = [];
   for (const { id, name, categoryId, status } of pets) {
     if (update.run(id - 1).changes === 0) insert.run(id - 1);
     const stored = await store.create({ name, categoryId, status });
-    if (stored.id !== id) throw new Error(`The example pet ${id} was stored with the id ${stored.id}.`);
+    if (stored.id !== id) throw new Error(`The seeded pet ${id} was stored with the id ${stored.id}.`);
     seeded.push(stored);
   }
   return seeded;

@@ -73,7 +73,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
       },
       fail: (error) => relayFailure(error, upstreamOrigin),
     });
-    const file = await writeDocument(workDir, 'contract.json', prismDocument(contract, 'proxy'));
+    const file = await writeDocument(workDir, 'contract.json', prismDocument(contract));
     started.prism = await startPrism(
       ['proxy', file, started.relay.origin, '--errors', '--validate-request=false', '--cors=false'],
       { quiet },

@@ -13,9 +13,9 @@ import {
   findDrift,
   findUnexpected,
   formatFinding,
-  readmeIsStale,
   regenerate,
   type StepTiming,
+  staleReadmeSections,
   type WatchRegeneration,
   watchContract,
 } from './pipeline.ts';
@@ -53,12 +53,13 @@ async function check(): Promise<number> {
   const result = await buildArtifacts(locations);
   if (!result.ok) return reportFailure(result, 'nothing checked');
   const drift = await findDrift(result.artifacts, locations.outDir);
-  if (await readmeIsStale(locations, result.document)) {
+  const staleSections = await staleReadmeSections(locations, result.document);
+  for (const section of staleSections) {
     console.error(
-      `${displayPath(locations, locations.readme)}'s rate-limit table does not match the contract: run \`npm run generate\` and commit the result.`,
+      `${displayPath(locations, locations.readme)}'s ${section} does not match the contract: run \`npm run generate\` and commit the result.`,
     );
-    return 1;
   }
+  if (staleSections.length > 0) return 1;
   if (drift.length === 0) {
     console.log(`${outDir}/ is up to date with openapi/ (${result.artifacts.length} files).`);
     return 0;

@@ -5,6 +5,6 @@ export { type Artifact, type BuildResult, buildArtifacts, type StepTiming } from
 export { type Drift, findDrift, findUnexpected, writeArtifacts } from './pipeline/files.ts';
 export { type Finding, formatFinding, lintContract } from './pipeline/lint.ts';
 export { type ContractLocations, contractLocations, displayPath } from './pipeline/locations.ts';
-export { readmeIsStale } from './pipeline/readme-rules.ts';
+export { staleReadmeSections } from './pipeline/readme-rules.ts';
 export { type Regeneration, regenerate } from './pipeline/regenerate.ts';
 export { type ContractWatcher, type WatchOptions, type WatchRegeneration, watchContract } from './pipeline/watch.ts';

@@ -4,7 +4,6 @@ import {
   type Contract,
   type ContractOperation,
   loadContract,
-  type OperationId,
   type RequestValidator,
   rateLimitRules,
   requestValidator,
@@ -22,7 +21,7 @@ import type { RateLimiter } from './limiter/rate-limiter.ts';
 import type { Logger } from './logger.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { limitBodySize } from './middleware/body-size-limit.ts';
-import { corsFor } from './middleware/cors.ts';
+import { type CorsOrigins, corsFor } from './middleware/cors.ts';
 import { deprecationHeaders } from './middleware/deprecation-headers.ts';
 import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
 import { identifyCaller } from './middleware/identify-caller.ts';
@@ -48,9 +47,14 @@ export interface AppDeps {
   cursorSecret: Buffer;
   /** The caller's address, for limiting requests that carry no valid key. */
   clientAddress: (c: AppContext) => string;
-  /** Origins allowed to call the API from a browser; none by default. */
-  corsOrigins?: string[];
+  /** Origins allowed to call the API from a browser (a list, or a test of each origin); none by default. */
+  corsOrigins?: CorsOrigins;
   contract?: Contract;
+  /**
+   * Run for every operation once its request is valid, before its handler; one may answer in the
+   * handler's place (the mocks answer the response a scenario or `Prefer` chooses here).
+   */
+  beforeHandler?: (operation: ContractOperation) => MiddlewareHandler<AppEnv>;
 }
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -61,7 +65,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
-  if (deps.corsOrigins?.length) app.use(corsFor(deps.corsOrigins, contract.paths));
+  if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length)
+    app.use(corsFor(deps.corsOrigins, [...new Set(contract.paths.flatMap((path) => path.allow))]));
   for (const operation of contract.operations) {
     if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));
   }
@@ -75,8 +80,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   for (const operation of contract.operations) {
     const handler = handlers[operation.operationId] as Handler<typeof operation.operationId>;
-    const handle: MiddlewareHandler<AppEnv> = async (c) => handler(c, await validatedInput(c, operation, validator));
-    app.on(operation.method, [operation.routePath], ...operationMiddleware(operation, deps.clock), handle);
+    app.on(
+      operation.method,
+      [operation.routePath],
+      ...operationMiddleware(operation, deps.clock),
+      validate(operation, validator),
+      ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
+      (c) => handler(c, c.get('input') as HandlerInput<typeof operation.operationId>),
+    );
   }
 
   app.notFound(answerNotFound);
@@ -96,14 +107,17 @@ function operationMiddleware(operation: ContractOperation, clock: Clock): Middle
   return middleware;
 }
 
-/** The body is read (413, malformed_json) before anything is validated, so one answer lists every problem. */
-async function validatedInput<K extends OperationId>(
-  c: AppContext,
-  operation: ContractOperation,
-  validator: RequestValidator,
-): Promise<HandlerInput<K>> {
-  const body = operation.bodySchema ? await readJsonBody(c) : undefined;
-  const validation = validator.validate(operation.operationId, { query: c.req.queries(), path: c.req.param(), body });
-  if (!validation.valid) throw validationFailed(validation.problems);
-  return validation.input as HandlerInput<K>;
+/**
+ * Sets the request's `input` to its parameters and body once the contract's validator accepts
+ * them. The body is read (413, malformed_json) before anything is validated, so one answer lists
+ * every problem.
+ */
+function validate(operation: ContractOperation, validator: RequestValidator): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const body = operation.bodySchema ? await readJsonBody(c) : undefined;
+    const validation = validator.validate(operation.operationId, { query: c.req.queries(), path: c.req.param(), body });
+    if (!validation.valid) throw validationFailed(validation.problems);
+    c.set('input', validation.input);
+    return next();
+  };
 }

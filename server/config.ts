@@ -24,10 +24,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     databasePath: databasePathFrom(env),
     logLevel: logLevel(env.LOG_LEVEL || 'info'),
-    corsOrigins: (env.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
+    corsOrigins: corsOriginsOf(env),
     trustProxy: flag(env, 'TRUST_PROXY'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
@@ -58,4 +55,12 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
 function logLevel(raw: string): LogLevel {
   if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
   throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${raw}".`);
+}
+
+/** `CORS_ORIGINS`: comma-separated origins a browser may call from; none when unset. */
+export function corsOriginsOf(env: NodeJS.ProcessEnv): string[] {
+  return (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
 }

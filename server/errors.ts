@@ -4,8 +4,19 @@ import type { components } from '../generated/openapi.ts';
 export type ErrorBody = components['schemas']['Error'];
 export type ErrorCode = ErrorBody['code'];
 
-/** Statuses the service sends with an Error body. */
-export type ErrorStatus = 400 | 401 | 404 | 405 | 410 | 413 | 415 | 429 | 500 | 503;
+/**
+ * Statuses the app sends with an Error body: those the contract's `x-error-codes` gives its codes
+ * (the generated types carry no `x-` data, so this is a copy; test/server/http/cross-cutting.test.ts
+ * checks the two agree).
+ */
+export const ERROR_STATUSES = [400, 401, 404, 405, 410, 413, 415, 429, 500, 503] as const;
+export type ErrorStatus = (typeof ERROR_STATUSES)[number];
+
+/**
+ * Every status sent with an Error body: the app's, and those only the HTTP layer answers, for a
+ * request the app never sees (408 too slow, 431 headers too large), which the contract has no code of.
+ */
+export type AnyErrorStatus = ErrorStatus | 408 | 431;
 
 /** A failure that becomes the contract's Error body; thrown anywhere, answered in one place. */
 export class ApiError extends Error {
@@ -22,12 +33,7 @@ export class ApiError extends Error {
   }
 
   get body(): ErrorBody {
-    return {
-      code: this.code,
-      message: this.message,
-      status: this.status,
-      ...(this.details && { details: this.details }),
-    };
+    return { ...errorBody(this.status, this.code, this.message), ...(this.details && { details: this.details }) };
   }
 }
 
@@ -36,6 +42,7 @@ export function validationFailed(problems: RequestProblems): ApiError {
   return new ApiError(400, 'validation_failed', problems[0].message, {}, problems);
 }
 
-export function errorBody(status: ErrorStatus, code: ErrorCode, message: string): ErrorBody {
+/** The contract's Error body: the one place it is built, for the app and for the HTTP layer. */
+export function errorBody(status: AnyErrorStatus, code: ErrorCode, message: string): ErrorBody {
   return { code, message, status };
 }

@@ -9,6 +9,8 @@ export interface AppVariables {
   requestId: string;
   /** Set by identifyCaller; the rate limit counts by it and requireApiKey refuses a caller without a key. */
   caller: Caller;
+  /** Set once the request is valid: its parameters and body, with the contract's defaults filled in. */
+  input: unknown;
 }
 
 export type AppEnv = { Variables: AppVariables };

@@ -1,7 +1,11 @@
 // Redocly plugin: the rules a program reads from the contract (`x-rate-limits` on a security
-// scheme, `x-max-body-bytes` on an operation that takes a body) must have the shape the server,
-// the docs and the README generator read. Plain JavaScript, so `redocly lint` loads it as is.
+// scheme, `x-max-body-bytes` on an operation that takes a body, `x-error-codes` beside the enum of
+// error codes) must have the shape the server, the docs and the README generator read. Plain
+// JavaScript, so `redocly lint` loads it as is.
 import { Ajv2020 } from 'ajv/dist/2020.js';
+
+/** The marker an operation's description shows its body limit by (scripts/pipeline/rules-prose.ts). */
+const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
 
 const positiveInteger = { type: 'integer', minimum: 1 };
 
@@ -96,6 +100,11 @@ function MaxBodyBytes() {
               message: '`x-max-body-bytes` is set on an operation that takes no body.',
               location: ctx.location.child('x-max-body-bytes'),
             });
+          else if (typeof operation.description === 'string' && operation.description.includes(MAX_BODY_BYTES_MARKER))
+            ctx.report({
+              message: `The description says ${MAX_BODY_BYTES_MARKER}, but the operation takes no body and has no limit.`,
+              location: ctx.location.child('description'),
+            });
           return;
         }
         if (!Number.isSafeInteger(limit) || limit < 1) {
@@ -110,9 +119,70 @@ function MaxBodyBytes() {
   };
 }
 
+const ERROR_CODES_SCHEMA = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['status', 'meaning'],
+    properties: {
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      // One line of a Markdown table: no line break, no cell separator.
+      meaning: { type: 'string', minLength: 1, pattern: '^[^|\\n]+$' },
+    },
+  },
+};
+
+const validateErrorCodes = new Ajv2020({ allErrors: true }).compile(ERROR_CODES_SCHEMA);
+
+/** `x-error-codes` gives each value of the enum beside it, and nothing else, a status and a meaning. */
+function ErrorCodes() {
+  return {
+    Schema: {
+      enter(schema, ctx) {
+        const codes = schema['x-error-codes'];
+        if (codes === undefined) return;
+        const location = ctx.location.child('x-error-codes');
+        if (!validateErrorCodes(codes)) {
+          for (const error of validateErrorCodes.errors ?? []) {
+            ctx.report({
+              message: `x-error-codes${error.instancePath.replaceAll('/', '.')} ${error.message}.`,
+              location,
+            });
+          }
+          return;
+        }
+        const values = schema.enum;
+        if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) {
+          ctx.report({ message: '`x-error-codes` stands beside no `enum` of codes.', location });
+          return;
+        }
+        // A code listed twice in the enum is `no-duplicated-enum-values`' to report.
+        const listed = new Set(values);
+        for (const code of listed) {
+          if (!Object.hasOwn(codes, code)) {
+            ctx.report({ message: `The code ${code} of the enum has no entry in \`x-error-codes\`.`, location });
+          }
+        }
+        for (const code of Object.keys(codes)) {
+          if (!listed.has(code)) {
+            ctx.report({
+              message: `\`x-error-codes\` has an entry for ${code}, which the enum does not list.`,
+              location: location.child(code),
+            });
+          }
+        }
+      },
+    },
+  };
+}
+
 export default function rulesAsData() {
   return {
     id: 'animal-store',
-    rules: { oas3: { 'rate-limits-shape': RateLimitsShape, 'max-body-bytes': MaxBodyBytes } },
+    rules: {
+      oas3: { 'rate-limits-shape': RateLimitsShape, 'max-body-bytes': MaxBodyBytes, 'error-codes': ErrorCodes },
+    },
   };
 }

@@ -68,8 +68,14 @@ export async function buildArtifacts(locations: ContractLocations): Promise<Buil
   if (bundleErrors.length > 0) {
     return { ok: false, failedStep: 'bundle', findings: sortFindings(bundleErrors.map(toFinding)), timings };
   }
-  // The rules' prose is written into the description here, so the docs state what the server enforces.
-  const document: unknown = withRulesProse(bundled.bundle.parsed as { info: { description?: string } });
+  // The rules' prose is written into the descriptions here, so the docs state what the server enforces.
+  let document: unknown;
+  try {
+    document = withRulesProse(bundled.bundle.parsed as { info: { description?: string } });
+  } catch (error) {
+    // A marker whose rules the contract does not state (the lint checks their shape, not their presence).
+    return { ok: false, failedStep: 'bundle', findings: [failureFinding('bundle', error)], timings };
+  }
   // The same serialisation as `redocly bundle -o x.yaml|x.json`, plus a trailing newline.
   const json = `${JSON.stringify(document, null, 2)}\n`;
   const yaml = `# ${DO_NOT_EDIT}\n${stringifyYaml(document, { noRefs: true, lineWidth: -1 })}`;

@@ -1,9 +1,16 @@
-// The prose that states the contract's rate-limit rules to people, written from the rules
-// themselves, so the docs and the README cannot disagree with what the server enforces.
-import { type RateLimitRules, rateLimitRules } from '../../contract/rate-limit-rules.ts';
+// The prose that states the contract's rules to people (the rate limits, the error codes, the
+// body limit), written from the rules themselves, so the docs and the README cannot disagree with
+// what the server enforces.
+import { operationObjects } from '../../contract/document.ts';
+import { type ErrorCodeEntry, errorCodes } from '../../contract/error-codes.ts';
+import { maxBodyBytes, type RateLimitRules, rateLimitRules } from '../../contract/rate-limit-rules.ts';
 
-/** Where the description of the contract (`info.description`) takes the generated prose. */
+/** Where the description of the contract (`info.description`) takes the rate-limit prose. */
 export const RULES_PROSE_MARKER = '<!-- x-rate-limits -->';
+/** Where the description of the contract (`info.description`) takes the table of error codes. */
+export const ERROR_CODES_MARKER = '<!-- x-error-codes -->';
+/** Where the description of an operation takes its `x-max-body-bytes`, in words. */
+export const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
 
 const count = (value: number) => value.toLocaleString('en-US');
 
@@ -30,12 +37,57 @@ export function rulesProse(rules: RateLimitRules): string {
   return `${rateLimitTable(rules)}\n\n${banRule(rules)}`;
 }
 
-/** The bundled document with the marker in its description replaced by the rules' prose. */
+/** The table of error codes, in the order of the enum: code, HTTP status, meaning. */
+export function errorCodeTable(codes: ErrorCodeEntry[]): string {
+  const rows = codes.map(({ code, status, meaning }) => `| \`${code}\` | ${status} | ${meaning} |`);
+  return ['| Code | Status | Meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/** A body limit as people read it: `16 KiB (16,384 bytes)`, or `1,000 bytes` when not whole KiB. */
+export function bodySize(bytes: number): string {
+  const inBytes = `${count(bytes)} byte${bytes === 1 ? '' : 's'}`;
+  return bytes % 1024 === 0 ? `${count(bytes / 1024)} KiB (${inBytes})` : inBytes;
+}
+
+/**
+ * The bundled document with each marker replaced by the prose written from its rules: in
+ * `info.description` the rate limits and the error codes, in an operation's description its body
+ * limit. The document passed in is left as it was.
+ */
 export function withRulesProse<Document extends { info: { description?: string } }>(document: Document): Document {
   const description = document.info.description;
-  if (!description?.includes(RULES_PROSE_MARKER)) return document;
-  const prose = rulesProse(rateLimitRules(document as never));
-  return { ...document, info: { ...document.info, description: description.replace(RULES_PROSE_MARKER, prose) } };
+  const replacements: Array<[marker: string, prose: () => string]> = [
+    [RULES_PROSE_MARKER, () => rulesProse(rateLimitRules(document as never))],
+    [ERROR_CODES_MARKER, () => errorCodeTable(errorCodes(document))],
+  ];
+  let result = document;
+  if (description !== undefined && replacements.some(([marker]) => description.includes(marker))) {
+    const written = replacements.reduce(
+      (text, [marker, prose]) => (text.includes(marker) ? text.replace(marker, prose()) : text),
+      description,
+    );
+    result = { ...document, info: { ...document.info, description: written } };
+  }
+  return withBodyLimits(result);
+}
+
+/** The document with every operation's body-limit marker replaced; a copy only where one is. */
+function withBodyLimits<Document>(document: Document): Document {
+  const marked = (definition: Record<string, unknown>) =>
+    typeof definition.description === 'string' && definition.description.includes(MAX_BODY_BYTES_MARKER);
+  if (!operationObjects(document as object).some(({ definition }) => marked(definition))) return document;
+  const copy = structuredClone(document);
+  for (const { method, path, definition } of operationObjects(copy as object)) {
+    if (!marked(definition)) continue;
+    const limit = maxBodyBytes(definition);
+    if (limit === undefined) {
+      throw new Error(
+        `${method} ${path} says ${MAX_BODY_BYTES_MARKER} in its description but sets no x-max-body-bytes.`,
+      );
+    }
+    definition.description = (definition.description as string).replaceAll(MAX_BODY_BYTES_MARKER, bodySize(limit));
+  }
+  return copy;
 }
 
 function duration(seconds: number): string {

@@ -1,16 +1,15 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
-import type { ErrorBody, ErrorCode } from '../errors.ts';
+import { type AnyErrorStatus, type ErrorCode, errorBody } from '../errors.ts';
 
 /** A refusal answered below the app, by the HTTP layer, still with the contract's Error body. */
 export interface Refusal {
-  status: number;
+  status: AnyErrorStatus;
   code: ErrorCode;
   message: string;
 }
 
 function errorJson({ status, code, message }: Refusal): string {
-  const body: ErrorBody = { code, message, status };
-  return JSON.stringify(body);
+  return JSON.stringify(errorBody(status, code, message));
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import type { ContractPath } from '../../contract/index.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /** Headers a browser client may read: it needs them to paginate, back off and notice deprecation. */
@@ -16,9 +15,13 @@ const EXPOSED_HEADERS = [
   'X-Request-Id',
 ];
 
-/** Lets browsers on `origins` call the contract's paths, with the headers a client needs. */
-export function corsFor(origins: string[], paths: readonly ContractPath[]): MiddlewareHandler<AppEnv> {
-  const allowMethods = [...new Set(paths.flatMap((path) => path.allow))];
+/** The origins allowed: a list, or a test each origin must pass. */
+export type CorsOrigins = readonly string[] | ((origin: string) => boolean);
+
+/** Lets browsers on `origins` call with `allowMethods`, with the headers a client needs. */
+export function corsFor(origins: CorsOrigins, allowMethods: string[]): MiddlewareHandler<AppEnv> {
   const allowHeaders = ['Authorization', 'Content-Type', 'X-Request-Id'];
-  return cors({ origin: origins, allowMethods, exposeHeaders: EXPOSED_HEADERS, allowHeaders });
+  const origin =
+    typeof origins === 'function' ? (candidate: string) => (origins(candidate) ? candidate : null) : [...origins];
+  return cors({ origin, allowMethods, exposeHeaders: EXPOSED_HEADERS, allowHeaders });
 }

@@ -5,6 +5,7 @@ import {
   type ErrorBody,
   type Pet,
 } from '../../client/index.ts';
+import { defined } from '../support/defined.ts';
 import { createTestApp, type TestAppOptions } from '../support/test-app.ts';
 
 export const BASE_URL = 'http://localhost/v1';
@@ -39,10 +40,14 @@ export type ClientOfTestApp = Awaited<ReturnType<typeof clientOfTestApp>>;
 export async function addPets({ client }: ClientOfTestApp, count: number): Promise<Pet[]> {
   const pets: Pet[] = [];
   for (let index = 0; index < count; index++) {
-    const body = { name: `Pet ${index + 1}`, categoryId: 1 + (index % 5), status: STATUSES[index % STATUSES.length]! };
+    const body = {
+      name: `Pet ${index + 1}`,
+      categoryId: 1 + (index % 5),
+      status: defined(STATUSES[index % STATUSES.length], 'a status'),
+    };
     const { data, response } = await client.POST('/pets', { body });
     expect(response.status).toBe(201);
-    pets.push(data!);
+    pets.push(defined(data, `the created pet ${index + 1}`));
   }
   return pets;
 }

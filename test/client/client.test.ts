@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createAnimalStoreClient } from '../../client/index.ts';
+import { defined } from '../support/defined.ts';
 import { BASE_URL, clientOfTestApp } from './client-support.ts';
 
 async function testClient() {
@@ -15,11 +16,12 @@ describe('createAnimalStoreClient against the real server', () => {
     const { client } = await testClient();
 
     const created = await client.POST('/pets', { body: { name: 'Rex', categoryId: 3, status: 'pending' } });
-    const read = await client.GET('/pets/{petId}', { params: { path: { petId: created.data!.id } } });
+    const { id } = defined(created.data, 'the created pet');
+    const read = await client.GET('/pets/{petId}', { params: { path: { petId: id } } });
 
     expect(created.response.status).toBe(201);
-    expect(created.response.headers.get('Location')).toBe(`/v1/pets/${created.data!.id}`);
-    expect(read.data).toEqual({ id: created.data!.id, name: 'Rex', categoryId: 3, status: 'pending' });
+    expect(created.response.headers.get('Location')).toBe(`/v1/pets/${id}`);
+    expect(read.data).toEqual({ id, name: 'Rex', categoryId: 3, status: 'pending' });
   });
 
   it('sends the API key as a bearer token on every request', async () => {

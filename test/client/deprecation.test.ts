@@ -74,8 +74,7 @@ describe('deprecation notices', () => {
     await client.GET('/pets');
 
     expect(warn).toHaveBeenCalledTimes(1);
-    const [line] = warn.mock.calls[0]!;
-    expect(line).toBe(
+    expect(warn).toHaveBeenCalledWith(
       'Animal Store API: GET /pets/{petId} is deprecated; it will be removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.',
     );
   });

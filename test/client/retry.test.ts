@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createAnimalStoreClient, type RetryOptions } from '../../client/index.ts';
+import { defined } from '../support/defined.ts';
 import {
   BASE_URL,
   clientOfTestApp,
@@ -68,7 +69,12 @@ describe('createAnimalStoreClient: retrying 429', () => {
         tooManyRequests('rate_limited'),
         jsonResponse([pet]),
       ],
-      { attempts: 5, baseDelayMs: 1_000, maxDelayMs: 3_000, random: () => draws.shift()! },
+      {
+        attempts: 5,
+        baseDelayMs: 1_000,
+        maxDelayMs: 3_000,
+        random: () => defined(draws.shift(), 'another random draw'),
+      },
     );
 
     const { response } = await client.GET('/pets');

@@ -22,6 +22,7 @@ import {
   resolve,
   responses,
 } from '../spec/contract.ts';
+import { defined } from '../support/defined.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 // The flags of the machine's notes: without the background-networking ones, Chromium itself tries
@@ -49,12 +50,12 @@ const docs = docsLocations(locations);
 const pageUrl = pathToFileURL(docs.page).href;
 
 const operationViews = operations.map(({ operationId, operation }) => {
-  const [, successResponse] = responses(operationId)[0]!;
+  const [, successResponse] = defined(responses(operationId)[0], `a response of ${operationId}`);
   const body = requestBody(operationId);
   return {
     operationId,
-    summary: operation.summary!,
-    tag: operation.tags![0]!,
+    summary: defined(operation.summary, `the summary of ${operationId}`),
+    tag: defined(operation.tags?.[0], `a tag of ${operationId}`),
     deprecated: operation.deprecated === true,
     sunset: (operation as Record<string, unknown>)['x-sunset'] as string | undefined,
     parameters: (operation.parameters ?? []).map((parameter) => resolve<ParameterObject>(parameter).name),
@@ -62,9 +63,9 @@ const operationViews = operations.map(({ operationId, operation }) => {
     statuses: responses(operationId).map(([status]) => status),
     headers: Object.keys(successResponse.headers ?? {}),
     /** The strings of the success response's first example, as its JSON sample shows them. */
-    exampleStrings: stringLeaves(namedExamples(jsonContent(successResponse))[0]![1].value).map((text) =>
-      JSON.stringify(text),
-    ),
+    exampleStrings: stringLeaves(
+      defined(namedExamples(jsonContent(successResponse))[0], `an example of ${operationId}'s success`)[1].value,
+    ).map((text) => JSON.stringify(text)),
   };
 });
 
@@ -129,8 +130,8 @@ describe.skipIf(!chromiumInstalled)(
     });
 
     it('shows the servers of the contract', async () => {
-      for (const server of contract.servers!) {
-        for (const text of [server.description!, server.url]) {
+      for (const server of defined(contract.servers, 'the servers of the contract')) {
+        for (const text of [defined(server.description, `a description of ${server.url}`), server.url]) {
           await expect.poll(() => visible(page.getByText(text, { exact: true })), { message: text }).toBe(true);
         }
       }
@@ -165,7 +166,8 @@ describe.skipIf(!chromiumInstalled)(
       for (const bundle of docs.bundles) {
         const link = page.getByRole('link', { name: `Download ${bundle.name}` });
         await expect.poll(() => visible(link), { message: bundle.name }).toBe(true);
-        const target = fileURLToPath(new URL((await link.first().getAttribute('href'))!, pageUrl));
+        const href = defined(await link.first().getAttribute('href'), `the address of ${bundle.name}`);
+        const target = fileURLToPath(new URL(href, pageUrl));
         expect(await readFile(target, 'utf8')).toBe(await readFile(bundle.source, 'utf8'));
       }
     });
@@ -200,7 +202,10 @@ describe.skipIf(!chromiumInstalled)(
     );
 
     it('finds createPet with the search box and opens it', async () => {
-      const createPet = operationViews.find((view) => view.operationId === 'createPet')!;
+      const createPet = defined(
+        operationViews.find((view) => view.operationId === 'createPet'),
+        'the view of createPet',
+      );
       await page
         .getByText(/^Search\b/)
         .filter({ visible: true })

@@ -8,6 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
 import { DEFAULT_DOCS_FILES, type DocsFiles, docsRoutes } from '../../server/docs.ts';
+import { defined } from '../support/defined.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -54,7 +55,9 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
 
   it("serves the page's download links: relative to /docs they resolve to the bundles", async () => {
     const page = await (await anonymous('/docs')).text();
-    const hrefs = new Set([...page.matchAll(/<a href="([^"]+)"[^>]*download/g)].map((match) => match[1]!));
+    const hrefs = new Set(
+      [...page.matchAll(/<a href="([^"]+)"[^>]*download/g)].map((match) => defined(match[1], 'a link address')),
+    );
     const links = [...hrefs].map((href) => new URL(href, 'http://localhost/docs').pathname);
 
     expect(links.sort()).toEqual(['/openapi.json', '/openapi.yaml']);
@@ -98,7 +101,7 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
 
       expect(first.headers.get('Cache-Control')).toBe('no-cache');
       expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
-      const again = await anonymous(target, { headers: { 'If-None-Match': etag! } });
+      const again = await anonymous(target, { headers: { 'If-None-Match': defined(etag, `the ETag of ${target}`) } });
       expect(again.status).toBe(304);
       expect(await again.text()).toBe('');
     },
@@ -108,7 +111,8 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
     const response = await anonymous('/docs/');
 
     expect(response.status).toBe(308);
-    expect(new URL(response.headers.get('Location')!, 'http://localhost/docs/').pathname).toBe('/docs');
+    const location = defined(response.headers.get('Location'), 'a Location header');
+    expect(new URL(location, 'http://localhost/docs/').pathname).toBe('/docs');
   });
 });
 
@@ -140,7 +144,9 @@ describe('docsRoutes', () => {
     const first = await app.request('/docs');
     await writeFile(files.page, '<!DOCTYPE html><title>second build</title>');
 
-    const second = await app.request('/docs', { headers: { 'If-None-Match': first.headers.get('ETag')! } });
+    const second = await app.request('/docs', {
+      headers: { 'If-None-Match': defined(first.headers.get('ETag'), 'the first ETag') },
+    });
 
     expect(second.status).toBe(200);
     expect(await second.text()).toContain('second build');

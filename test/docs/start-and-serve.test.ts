@@ -103,17 +103,18 @@ describe('npm run docs:serve', { timeout: 120_000 }, () => {
   let baseUrl: string;
   beforeAll(async () => {
     workspace = await createWorkspace();
-    server = spawn(process.execPath, ['--import', 'tsx', 'scripts/docs/serve.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/docs/serve.ts'], {
       cwd: workspace.root,
       env: { ...process.env, DOCS_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    server.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    server.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    server = child;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     baseUrl = await new Promise<string>((resolve, reject) => {
-      server.stdout!.on('data', () => {
-        const match = /Docs at (http:\/\/\S+\/)/.exec(output);
-        if (match) resolve(match[1]!);
+      child.stdout.on('data', () => {
+        const url = /Docs at (http:\/\/\S+\/)/.exec(output)?.[1];
+        if (url) resolve(url);
       });
       server.once('exit', (code) => reject(new Error(`docs:serve exited with ${code}:\n${output}`)));
     });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lint, lintFromString, loadConfig, parseYaml, stringifyYaml } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES_MARKER } from '../../scripts/pipeline/rules-prose.ts';
 
 type Node = Record<string, unknown>;
 type Mutation = (document: Node) => void;
@@ -20,6 +21,8 @@ const listPets = '/paths/~1pets/get';
 const createPet = '/paths/~1pets/post';
 const rateLimits = '/components/securitySchemes/bearerAuth/x-rate-limits';
 const getPet = '/paths/~1pets~1{petId}/get';
+const errorCode = '/components/schemas/Error/properties/code';
+const errorCodes = `${errorCode}/x-error-codes`;
 
 function at(document: Node, pointer: string): Node {
   return pointer
@@ -226,6 +229,60 @@ const violations: Array<{
     pointer: `#${listPets}/x-max-body-bytes`,
   },
   {
+    ruleId: 'animal-store/max-body-bytes',
+    violation: 'the body-limit marker in the description of an operation that takes no body',
+    mutate: set(listPets, 'description', `At most ${MAX_BODY_BYTES_MARKER}.`),
+    pointer: `#${listPets}/description`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a code of the enum without an entry',
+    mutate: set(errorCode, 'enum', ['unauthorized', 'rate_limited', 'not_found']),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'an entry for a code the enum does not list',
+    mutate: set(errorCodes, 'not_found', { status: 404, meaning: 'No such thing.' }),
+    pointer: `#${errorCodes}/not_found`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a status below 400',
+    mutate: set(errorCodes, 'unauthorized', { status: 200, meaning: 'Fine.' }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a status above 599',
+    mutate: set(errorCodes, 'unauthorized', { status: 600, meaning: 'Odd.' }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a status written as text',
+    mutate: set(errorCodes, 'unauthorized', { status: '401', meaning: 'No key.' }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'an entry without a meaning',
+    mutate: set(errorCodes, 'unauthorized', { status: 401 }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a meaning that would break the table',
+    mutate: set(errorCodes, 'unauthorized', { status: 401, meaning: 'No key | no entry.' }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'x-error-codes beside no enum',
+    mutate: remove(errorCode, 'enum'),
+    pointer: `#${errorCodes}`,
+  },
+  {
     ruleId: 'no-unused-components',
     violation: 'a schema nothing references',
     mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
@@ -270,6 +327,21 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
     ruleId: 'animal-store/rate-limits-shape',
     variant: 'a security scheme without x-rate-limits',
     mutations: [remove('/components/securitySchemes/bearerAuth', 'x-rate-limits')],
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    variant: 'a schema without x-error-codes',
+    mutations: [remove(errorCode, 'x-error-codes')],
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    variant: 'entries written in another order than the enum',
+    mutations: [
+      set(errorCode, 'x-error-codes', {
+        rate_limited: { status: 429, meaning: 'A rate-limit window is used up.' },
+        unauthorized: { status: 401, meaning: 'The API key is missing.' },
+      }),
+    ],
   },
   {
     ruleId: 'rule/operation-id-camel-case',

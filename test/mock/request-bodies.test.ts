@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningMock, startMock } from '../../mock/index.ts';
+import { HTTP_LIMITS } from '../../server/http/create-server.ts';
 import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '../../server/middleware/body-size-limit.ts';
 import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 import { AUTHORIZED, expectContractError } from './support.ts';
@@ -98,13 +99,14 @@ describe("startMock's request body limit", { timeout: 30_000 }, () => {
     },
   );
 
-  it('reads the rest of a refused body after answering, so the client gets the whole answer and the connection serves its next request', async () => {
+  it('reads the rest of a refused body within the drain limit after answering, so the connection serves its next request', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
+      const size = HTTP_LIMITS.drainLimitBytes / 2;
       const refused = await send(
         `${mock.url}/v1/pets?refused`,
-        { method: 'POST', headers: JSON_HEADERS, agent },
-        Buffer.alloc(BODY_BYTES, 0x20),
+        { method: 'POST', headers: { ...JSON_HEADERS, 'Content-Length': String(size) }, agent },
+        Buffer.alloc(size, 0x20),
       );
       const next = await send(`${mock.url}/v1/pets?next`, { method: 'POST', headers: JSON_HEADERS, agent }, NEW_PET);
 

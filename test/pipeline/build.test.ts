@@ -2,7 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseYaml } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RULES_PROSE_MARKER, withRulesProse } from '../../scripts/pipeline/rules-prose.ts';
+import {
+  bodySize,
+  ERROR_CODES_MARKER,
+  MAX_BODY_BYTES_MARKER,
+  RULES_PROSE_MARKER,
+  withRulesProse,
+} from '../../scripts/pipeline/rules-prose.ts';
 import { type Artifact, buildArtifacts } from '../../scripts/pipeline.ts';
 import { createWorkspace, repoRoot, run, type Workspace } from './workspace.ts';
 
@@ -67,6 +73,23 @@ describe('buildArtifacts', { timeout: 60_000 }, () => {
       .description;
     expect(description).not.toContain(RULES_PROSE_MARKER);
     expect(description).toContain('| Plan | Requests per minute | Requests per day |');
+  });
+
+  it('writes the table of error codes into the description where its marker stands', () => {
+    const description = (JSON.parse(artifacts.get('openapi.json') ?? '') as { info: { description: string } }).info
+      .description;
+    expect(description).not.toContain(ERROR_CODES_MARKER);
+    expect(description).toContain('| Code | Status | Meaning |');
+  });
+
+  it("writes each operation's body limit into its description where its marker stands", () => {
+    const json = artifacts.get('openapi.json') ?? '';
+    const createPet = (JSON.parse(json) as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths[
+      '/pets'
+    ]?.post;
+    expect(json).not.toContain(MAX_BODY_BYTES_MARKER);
+    expect(createPet?.description).toContain(`at most ${bodySize(createPet?.['x-max-body-bytes'] as number)}`);
+    expect(artifacts.get('openapi.ts')).not.toContain(MAX_BODY_BYTES_MARKER);
   });
 });
 

@@ -75,3 +75,96 @@ describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () =>
     await workspace.write('README.md', current);
   });
 });
+
+/** A code, status and meanings no contract has, so they can only have come from the edit. */
+const ADDED_CODE = 'teapot_refused';
+const ADDED_ROW = `| \`${ADDED_CODE}\` | 418 | The service is a teapot and refuses to brew. |`;
+const EDITED_GONE_ROW = '| `gone` | 410 | Removed, edited in the contract alone. |';
+
+describe('an error code edited in the contract alone', { timeout: 60_000 }, () => {
+  let workspace: Workspace;
+
+  beforeAll(async () => {
+    workspace = await createWorkspace();
+    await workspace.write('README.md', await readFile(path.join(repoRoot, 'README.md'), 'utf8'));
+    await workspace.editYaml('openapi/components/schemas/Error.yaml', (schema) => {
+      const code = schema.properties.code;
+      code.enum.push(ADDED_CODE);
+      code['x-error-codes'][ADDED_CODE] = { status: 418, meaning: 'The service is a teapot and refuses to brew.' };
+      code['x-error-codes'].gone.meaning = 'Removed, edited in the contract alone.';
+    });
+    const generated = await workspace.npmRun('generate');
+    expect(generated.code, generated.stderr).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await workspace.dispose();
+  });
+
+  it('is what the table of codes in the published contract and its docs says', async () => {
+    const bundle = JSON.parse(await workspace.read('generated/openapi.json')) as { info: { description: string } };
+    expect(bundle.info.description).toContain(ADDED_ROW);
+    expect(bundle.info.description).toContain(EDITED_GONE_ROW);
+    expect(bundle.info.description).not.toContain('<!-- x-error-codes -->');
+  });
+
+  it('is a code of the generated types the server and the client compile against', async () => {
+    expect(await workspace.read('generated/openapi.ts')).toContain(`"${ADDED_CODE}"`);
+  });
+
+  it('is what the README table says after npm run generate, and --check holds it current', async () => {
+    const readme = await workspace.read('README.md');
+    expect(readme).toContain(ADDED_ROW);
+    expect(readme).toContain(EDITED_GONE_ROW);
+    expect((await workspace.npmRun('generate', '--check')).code).toBe(0);
+  });
+
+  it('makes a README that still shows the old table fail the check', async () => {
+    const current = await workspace.read('README.md');
+    await workspace.write('README.md', current.replace(`${ADDED_ROW}\n`, ''));
+    const check = await workspace.npmRun('generate', '--check');
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain("README.md's error-code table does not match the contract");
+    expect(check.stderr).not.toContain('rate-limit table');
+    await workspace.write('README.md', current);
+  });
+
+  it('fails the lint, and writes nothing, when a code of the enum has no entry', async () => {
+    const before = await workspace.snapshotGenerated();
+    const source = await workspace.read('openapi/components/schemas/Error.yaml');
+    await workspace.editYaml('openapi/components/schemas/Error.yaml', (schema) => {
+      schema.properties.code.enum.push('unexplained');
+    });
+    const generated = await workspace.npmRun('generate');
+    await workspace.write('openapi/components/schemas/Error.yaml', source);
+    expect(generated.code).toBe(1);
+    expect(generated.stderr).toContain('animal-store/error-codes');
+    expect(generated.stderr).toContain('The code unexplained of the enum has no entry in `x-error-codes`.');
+    expect(await workspace.snapshotGenerated()).toEqual(before);
+  });
+});
+
+describe('a body limit edited in the contract alone', { timeout: 60_000 }, () => {
+  let workspace: Workspace;
+
+  beforeAll(async () => {
+    workspace = await createWorkspace();
+    await workspace.editYaml('openapi/paths/pets.yaml', (pathItem) => {
+      pathItem.post['x-max-body-bytes'] = 1000;
+    });
+    const generated = await workspace.npmRun('generate');
+    expect(generated.code, generated.stderr).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await workspace.dispose();
+  });
+
+  it("is what the operation's description in the published contract and its docs says", async () => {
+    const bundle = JSON.parse(await workspace.read('generated/openapi.json')) as {
+      paths: Record<string, Record<string, { description: string }>>;
+    };
+    const description = bundle.paths['/pets']?.post?.description;
+    expect(description).toContain('of at most 1,000 bytes.');
+    expect(description).not.toContain('<!-- x-max-body-bytes -->');
+    expect(description).not.toContain('KiB');
+  });
+});

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { maxBodyBytes } from '../../contract/rate-limit-rules.ts';
+import { bodySize } from '../../scripts/pipeline/rules-prose.ts';
 import {
   componentSchema,
   header,
   jsonContent,
+  namedExamples,
   operation,
   requestBody,
   resolve,
@@ -52,10 +55,18 @@ describe('createPet Location, body size and media type', () => {
     expect(location?.example).toMatch(/^\/v1\/pets\/[1-9]\d*$/);
   });
 
-  it('answers 413 with an Error body for a body over 16 KiB', () => {
+  it('states in its description the body limit its x-max-body-bytes sets, as written from it', () => {
+    expect(operation('createPet').operation.description).toContain(`at most ${bodySize(createPetBodyLimit())}`);
+  });
+
+  it('answers 413 with an Error body for a body over the limit, with an example naming the limit', () => {
+    const limit = createPetBodyLimit();
     const tooLarge = response('createPet', '413');
-    expect(tooLarge.description).toMatch(/16 KiB/);
+    expect(tooLarge.description).toMatch(/payload_too_large/);
     expect(resolve(jsonContent(tooLarge).schema ?? {})).toBe(componentSchema('Error'));
+    for (const [name, example] of namedExamples(jsonContent(tooLarge))) {
+      expect((example.value as { message: string }).message, name).toContain(`larger than ${limit} bytes`);
+    }
   });
 
   it('answers 415 with an Error body for a missing Content-Type or one other than JSON', () => {
@@ -65,3 +76,9 @@ describe('createPet Location, body size and media type', () => {
     expect(resolve(jsonContent(unsupported).schema ?? {})).toBe(componentSchema('Error'));
   });
 });
+
+function createPetBodyLimit(): number {
+  const limit = maxBodyBytes(operation('createPet').operation as Record<string, unknown>);
+  if (limit === undefined) throw new Error('createPet sets no x-max-body-bytes');
+  return limit;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { markdownTable } from '../support/markdown-table.ts';
+import { errorCodes } from '../../contract/index.ts';
+import { ERROR_CODES_MARKER, errorCodeTable } from '../../scripts/pipeline/rules-prose.ts';
 import {
   allResponses,
   componentSchema,
@@ -32,11 +33,8 @@ const decidedCodes = [
 
 const enumCodes = () => keywords(propertyOf(componentSchema('Error'), 'code')).enum as string[];
 
-/** The rows of the code table in the API description, which the docs render for clients. */
-const documentedCodes = markdownTable(contract.info.description ?? '', 'Code').map((row) => ({
-  code: row.Code!.replaceAll('`', ''),
-  status: Number(row.Status),
-}));
+/** Each code with its status and meaning, as `x-error-codes` beside the enum states them. */
+const codeRules = errorCodes(contract);
 
 /** Each code with the status of the error responses whose examples show it. */
 const exampleStatuses = [
@@ -92,14 +90,19 @@ describe('error codes', () => {
     expect(enumCodes()).toEqual(expect.arrayContaining(decidedCodes));
   });
 
-  it('lists every code of Error.code in the table of the API description the docs render', () => {
-    expect(documentedCodes.map(({ code }) => code).sort()).toEqual([...enumCodes()].sort());
+  it('gives every code of Error.code, in its order, a status and a meaning in x-error-codes', () => {
+    expect(codeRules.map(({ code }) => code)).toEqual(enumCodes());
+  });
+
+  it('shows the docs the table of codes written from x-error-codes, in place of its marker', () => {
+    expect(contract.info.description).toContain(errorCodeTable(codeRules));
+    expect(contract.info.description).not.toContain(ERROR_CODES_MARKER);
   });
 
   it.each(exampleStatuses)(
-    'gives $code the status $status in that table, as its examples answer it',
+    'gives $code the status $status in x-error-codes, as its examples answer it',
     ({ code, status }) => {
-      expect(documentedCodes.find((row) => row.code === code)?.status).toBe(status);
+      expect(codeRules.find((rule) => rule.code === code)?.status).toBe(status);
     },
   );
 

@@ -24,6 +24,7 @@ export function markdownTable(markdown: string, firstHeader: string): Array<Reco
   }
   const table = tables.find(([header]) => header?.[0] === firstHeader);
   if (!table) throw new Error(`No Markdown table with the first column "${firstHeader}"`);
-  const [header, , ...rows] = table;
-  return rows.map((cells) => Object.fromEntries(header!.map((name, index) => [name, cells[index] ?? ''])));
+  // The table was found by its header row, so it has one.
+  const [header = [], , ...rows] = table;
+  return rows.map((cells) => Object.fromEntries(header.map((name, index) => [name, cells[index] ?? ''])));
 }

@@ -22,8 +22,8 @@ function spawnMain(env: Record<string, string>, options: Pick<SpawnOptions, 'uid
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = once(child, 'exit').then(([code, signal]) => ({
     code: code as number | null,
     signal: signal as NodeJS.Signals | null,
@@ -40,14 +40,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       15_000,
     );
     const onData = () => {
-      const match = /listening on (http:\/\/[^\s]+)\/v1/.exec(output());
-      if (match) {
+      const url = /listening on (http:\/\/[^\s]+)\/v1/.exec(output())?.[1];
+      if (url) {
         clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        resolve(match[1]!);
+        child.stdout.off('data', onData);
+        resolve(url);
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     void exited.then(({ code }) => {
       clearTimeout(timer);
       reject(new Error(`The server exited with ${code} before listening.\n${output()}\n${errors()}`));

@@ -6,7 +6,7 @@ const MOCK_KEY = 'ask_mockmockmockmockmockmockmockmockmockmockmo';
 
 /** The `mock` target: Prism serving the contract's examples, error statuses chosen with `Prefer`. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const mock = await startMock({ quiet: true });
+  const mock = await startMock();
   const endpoint = { baseUrl: `${mock.url}/v1`, apiKey: MOCK_KEY };
   project.provide('target', {
     name: 'mock',

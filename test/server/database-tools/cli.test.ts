@@ -11,6 +11,7 @@ import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { integrityProblems } from '../../../server/store/integrity.ts';
 import { statement } from '../../../server/store/statement-cache.ts';
 import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
+import { defined } from '../../support/defined.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 import { startConcurrentWriter } from './concurrent-writer.ts';
 
@@ -84,8 +85,8 @@ function damagedDatabase(path: string): void {
     for (let index = 1; index <= 300; index += 1) insert.run(`Pet ${index}`, index);
   })();
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  const pageSize = statement<[], number>(db, 'PRAGMA page_size').pluck().get()!;
-  const pageCount = statement<[], number>(db, 'PRAGMA page_count').pluck().get()!;
+  const pageSize = defined(statement<[], number>(db, 'PRAGMA page_size').pluck().get(), 'the page size');
+  const pageCount = defined(statement<[], number>(db, 'PRAGMA page_count').pluck().get(), 'the page count');
   db.close();
   expect(pageCount).toBeGreaterThan(3);
 
@@ -98,7 +99,7 @@ function damagedDatabase(path: string): void {
 function highestPetId(path: string): number {
   const db = new Sqlite(path, { readonly: true, fileMustExist: true });
   try {
-    return statement<[], number>(db, 'SELECT max(id) FROM pets').pluck().get()!;
+    return defined(statement<[], number>(db, 'SELECT max(id) FROM pets').pluck().get(), `a pet in ${path}`);
   } finally {
     db.close();
   }
@@ -230,7 +231,7 @@ describe('db:check', () => {
     expect(result.stderr).toBe('');
     const [verdict, summary, ...rest] = result.stdout.trimEnd().split('\n');
     expect(verdict).toBe('ok');
-    const [, checkedPath, pets] = /^(.+): schema version 1, (\d+) pets, 2 API keys\.$/.exec(summary!) ?? [];
+    const [, checkedPath, pets] = /^(.+): schema version 1, (\d+) pets, 2 API keys\.$/.exec(summary ?? '') ?? [];
     expect(checkedPath).toBe(path);
     expect(Number(pets)).toBeGreaterThan(SEEDED_PETS);
     expect(rest).toEqual([]);

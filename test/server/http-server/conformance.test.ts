@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpLimits } from '../../../server/http/create-server.ts';
 import { MAX_BODY_BYTES } from '../../../server/middleware/body-size-limit.ts';
+import { defined } from '../../support/defined.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
 import { converse, type RawConversation, type RawResponse, requestHead } from '../../support/raw-http.ts';
 import { DOCUMENTED_ERROR_CODES } from '../http/http-support.ts';
@@ -65,9 +66,10 @@ describe('Expect: 100-continue', () => {
       ]);
       const conversation = await converse(origin, [head]);
       expect(conversation.responses.map((response) => response.status)).toEqual([status]);
-      expect(JSON.parse(conversation.responses[0]!.body)).toMatchObject({ code, status });
+      const answer = defined(conversation.responses[0], 'an answer');
+      expect(JSON.parse(answer.body)).toMatchObject({ code, status });
       // The client was told nothing about its body, so the connection cannot carry another request.
-      expect(conversation.responses[0]!.headers.connection).toBe('close');
+      expect(answer.headers.connection).toBe('close');
     },
   );
 
@@ -83,7 +85,7 @@ describe('Expect: 100-continue', () => {
     ]);
     const conversation = await converse(origin, [head, body], { pauseBetweenPartsMs: 300, endAfterMs: 300 });
     expect(conversation.responses.map((response) => response.status)).toEqual([100, 201]);
-    expect(JSON.parse(conversation.responses[1]!.body)).toMatchObject({ name: 'Patient' });
+    expect(JSON.parse(defined(conversation.responses[1], 'a final answer').body)).toMatchObject({ name: 'Patient' });
   });
 });
 

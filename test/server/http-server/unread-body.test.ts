@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defined } from '../../support/defined.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
 import { converse, requestHead } from '../../support/raw-http.ts';
 
@@ -44,7 +45,8 @@ describe('a connection whose request body the server refuses unread', () => {
       [413, 'keep-alive', true],
       [201, 'keep-alive', true],
     ]);
-    expect(JSON.parse(conversation.responses[1]!.body)).toMatchObject({ name: 'Pipelined' });
+    const pipelined = defined(conversation.responses[1], 'the answer to the pipelined request');
+    expect(JSON.parse(pipelined.body)).toMatchObject({ name: 'Pipelined' });
     expect(conversation.error).toBeUndefined();
   });
 
@@ -70,7 +72,8 @@ describe('a connection whose request body the server refuses unread', () => {
         complete: true,
         headers: { connection: 'close' },
       });
-      expect(JSON.parse(conversation.responses[0]!.body)).toMatchObject({ code: 'payload_too_large', status: 413 });
+      const refusal = defined(conversation.responses[0], 'the refusal');
+      expect(JSON.parse(refusal.body)).toMatchObject({ code: 'payload_too_large', status: 413 });
       expect(conversation.endedByServer).toBe(true);
       expect(conversation.error).toBeUndefined();
       expect((await app.service.pets.list({ limit: 10 })).pets).toEqual([]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { expectError, expectJsonContentType, postRaw } from './http-support.ts';
 
@@ -114,6 +115,11 @@ async function postBytes(app: TestApp, bytes: Uint8Array, framing: BodyFraming):
   } as RequestInit);
 }
 
+/** The `Location` of a 201, where the new pet can be read. */
+function locationOf(response: Response): string {
+  return defined(response.headers.get('Location'), 'a Location header on the 201');
+}
+
 async function getPet(app: TestApp, location: string): Promise<Pet> {
   const response = await app.request(location);
   expect(response.status).toBe(200);
@@ -139,14 +145,14 @@ describe('POST /pets', () => {
     expect(response.status).toBe(201);
     const pet = (await response.json()) as Pet;
     expect(pet.status).toBe('available');
-    expect((await getPet(t, response.headers.get('Location')!)).status).toBe('available');
+    expect((await getPet(t, locationOf(response))).status).toBe('available');
   });
 
   it.each<PetStatus>(['available', 'pending', 'sold'])('keeps an explicit status %s', async (status) => {
     const response = await t.request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 3, status } });
     expect(response.status).toBe(201);
     expect(((await response.json()) as Pet).status).toBe(status);
-    expect((await getPet(t, response.headers.get('Location')!)).status).toBe(status);
+    expect((await getPet(t, locationOf(response))).status).toBe(status);
   });
 
   it('assigns ids 1, 2, 3 in creation order', async () => {
@@ -174,7 +180,7 @@ describe('POST /pets', () => {
     const response = await t.request('/v1/pets', { method: 'POST', json: { name, categoryId: 1 } });
     expect(response.status).toBe(201);
     expect(((await response.json()) as Pet).name).toBe(name);
-    expect((await getPet(t, response.headers.get('Location')!)).name).toBe(name);
+    expect((await getPet(t, locationOf(response))).name).toBe(name);
   });
 
   it.each([

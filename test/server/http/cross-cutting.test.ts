@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ErrorBody } from '../../../server/errors.ts';
+import { ERROR_STATUSES, type ErrorBody } from '../../../server/errors.ts';
 import type { PetStore } from '../../../server/store/pet-store.ts';
 import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import {
   addPets,
   DOCUMENTED_ERROR_CODES,
+  ERROR_CODE_STATUSES,
   expectError,
   expectErrorBody,
   expectJsonContentType,
@@ -45,6 +47,11 @@ function accessLines(app: TestApp): Record<string, unknown>[] {
 }
 
 describe('errors', () => {
+  it('knows as its error statuses exactly those x-error-codes gives the codes', () => {
+    const byNumber = (a: number, b: number) => a - b;
+    expect([...ERROR_STATUSES].sort(byNumber)).toEqual([...new Set(ERROR_CODE_STATUSES.values())].sort(byNumber));
+  });
+
   it.each([['/v1/nope'], ['/v1/pets/1/owner'], ['/v1/store/orders'], ['/pets'], ['/v1'], ['/nope']])(
     'answers the unknown path %s with 404 not_found naming it',
     async (path) => {
@@ -77,7 +84,7 @@ describe('errors', () => {
       const failure = internalFailure();
       failOnce(t, method, failure);
       const response = await t.request(path, init);
-      const requestId = response.headers.get('X-Request-Id')!;
+      const requestId = defined(response.headers.get('X-Request-Id'), 'an X-Request-Id header');
       const text = await response.clone().text();
 
       const error = await expectError(response, 500, 'internal_error');
@@ -99,7 +106,7 @@ describe('errors', () => {
     },
   );
 
-  it('uses only documented codes for every error, and produces every documented code', async () => {
+  it('uses only documented codes for every error, each with its status in the contract, and produces every documented code', async () => {
     const cases: [string, Send][] = [
       ['invalid limit', (app) => app.request('/v1/pets?limit=0')],
       ['invalid status', (app) => app.request('/v1/pets?status=lost')],
@@ -144,6 +151,9 @@ describe('errors', () => {
       const body = (await response.json()) as ErrorBody;
       expectErrorBody(body, response.status, label);
       expect(DOCUMENTED_ERROR_CODES, label).toContain(body.code);
+      expect(response.status, `${label}: the status x-error-codes gives ${body.code}`).toBe(
+        ERROR_CODE_STATUSES.get(body.code),
+      );
       seen.set(body.code, label);
     };
     for (const [label, send] of cases) await withApp(async (app) => check(label, await send(app)));
@@ -256,8 +266,9 @@ describe('logging', () => {
           status,
           durationMs: expect.any(Number),
         });
-        expect(Date.parse(lines.at(-1)!.time as string)).not.toBeNaN();
-        expect(lines.at(-1)!.durationMs).toBeGreaterThanOrEqual(0);
+        const last = defined(lines.at(-1), 'an access-log line');
+        expect(Date.parse(last.time as string)).not.toBeNaN();
+        expect(last.durationMs).toBeGreaterThanOrEqual(0);
       }
       expect(app.logLines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
     });

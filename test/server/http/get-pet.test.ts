@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pet } from '../../../server/store/pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import {
   addPets,
@@ -31,7 +32,7 @@ function expectDeprecationHeaders(response: Response): void {
 
 describe('GET /pets/{petId}', () => {
   it('answers 200 with the pet', async () => {
-    const response = await t.request(`/v1/pets/${pets[1]!.id}`);
+    const response = await t.request(`/v1/pets/${defined(pets[1], 'a second pet').id}`);
     expect(response.status).toBe(200);
     expectJsonContentType(response);
     expect(await response.json()).toEqual(pets[1]);

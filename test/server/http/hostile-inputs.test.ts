@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../server/errors.ts';
 import type { NewPet, Pet } from '../../../server/store/pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import {
   DEPRECATION_HEADERS,
@@ -31,9 +32,8 @@ beforeAll(async () => {
     expect(response.status).toBe(201);
   }
   const page = await t.request('/v1/pets?limit=1');
-  const link = nextLink(page);
-  expect(link).toBeDefined();
-  issuedCursor = new URL(link!, 'http://localhost').searchParams.get('cursor')!;
+  const link = defined(nextLink(page), 'a next link on the first page');
+  issuedCursor = defined(new URL(link, 'http://localhost').searchParams.get('cursor'), `a cursor in ${link}`);
   expect(issuedCursor).toBeTruthy();
 });
 afterAll(() => t.close());
@@ -185,7 +185,7 @@ async function runRow({ send, expected }: Row): Promise<void> {
   // address's free-plan window and turn later rows into 429s.
   t.setClientAddress(`2001:db8::${(++rowNumber).toString(16)}`);
   const before = await storedPets(t);
-  const lastId = before.at(-1)!.id;
+  const lastId = defined(before.at(-1), 'a stored pet').id;
 
   const response = await send(t);
   for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toMatch(/^\d+$/);

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
-import { loadContract } from '../../../contract/index.ts';
+import { errorCodes, loadContract } from '../../../contract/index.ts';
 import type { ErrorBody } from '../../../server/errors.ts';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
 
 /** Sends one request to an app; Hono's `app.request` may answer synchronously. */
@@ -13,6 +14,11 @@ const contract = loadContract().document as unknown as {
 
 /** The `code` values the contract documents on its Error schema. */
 export const DOCUMENTED_ERROR_CODES: readonly string[] = contract.components.schemas.Error.properties.code.enum;
+
+/** The HTTP status the contract gives each code (`x-error-codes`), which the app answers it with. */
+export const ERROR_CODE_STATUSES: ReadonlyMap<string, number> = new Map(
+  errorCodes(contract).map(({ code, status }) => [code, status]),
+);
 
 export const DEPRECATION_HEADERS = {
   Deprecation: '@1795219200',
@@ -47,8 +53,9 @@ export function expectErrorBody(body: ErrorBody, status: number, label?: string)
     name: expect.any(String),
     message: expect.stringMatching(/\S/),
   };
-  for (const detail of details!) expect(detail, label).toEqual(shape);
-  expect(details![0]!.message, label).toBe(body.message);
+  const problems = defined(details, `the details of ${label ?? 'a validation_failed answer'}`);
+  for (const detail of problems) expect(detail, label).toEqual(shape);
+  expect(problems[0]?.message, label).toBe(body.message);
 }
 
 /** Checks the status, code and Error body of an error response and, when `names` is given, that the message names it. */
@@ -89,7 +96,7 @@ export async function addPets(t: TestApp, statuses: readonly PetStatus[]): Promi
 /** `count` statuses cycling through available, pending, sold. */
 export function cyclingStatuses(count: number): PetStatus[] {
   const statuses: PetStatus[] = ['available', 'pending', 'sold'];
-  return Array.from({ length: count }, (_, index) => statuses[index % statuses.length]!);
+  return Array.from({ length: count }, (_, index) => defined(statuses[index % statuses.length], 'a status'));
 }
 
 /** The target of the response's `Link: <...>; rel="next"`, if it has one. */

@@ -1,6 +1,7 @@
 // GET / on the API server: a small JSON index, outside /v1, no key, not rate limited.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/index.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { expectJsonContentType, RATE_LIMIT_HEADERS } from './http-support.ts';
 
@@ -29,7 +30,7 @@ describe('GET /', () => {
     expect(await response.json()).toEqual({
       name: contract.info.title,
       version: contract.info.version,
-      api: new URL(contract.servers.at(-1)!.url).pathname,
+      api: new URL(defined(contract.servers.at(-1), 'a server of the contract').url).pathname,
       docs: '/docs',
       openapi: '/openapi.json',
     });

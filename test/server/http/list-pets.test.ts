@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { addPets, cyclingStatuses, expectError, expectJsonContentType, nextLink } from './http-support.ts';
 
@@ -42,15 +43,14 @@ const ids = (pets: Pet[]) => pets.map((pet) => pet.id);
 function cursorOf(link: string): string {
   const cursor = new URL(link, 'http://localhost').searchParams.get('cursor');
   expect(cursor).toBeTruthy();
-  return cursor!;
+  return defined(cursor, `a cursor in ${link}`);
 }
 
 async function firstCursor(query: string): Promise<string> {
   const response = await t.request(`/v1/pets?${query}`);
   expect(response.status).toBe(200);
   const link = nextLink(response);
-  expect(link).toBeDefined();
-  return cursorOf(link!);
+  return cursorOf(defined(link, 'a next link'));
 }
 
 describe('GET /pets', () => {
@@ -218,7 +218,7 @@ describe('GET /pets', () => {
       const other = await createTestApp();
       await addPets(other, cyclingStatuses(3));
       const response = await other.request('/v1/pets?limit=1');
-      const foreign = cursorOf(nextLink(response)!);
+      const foreign = cursorOf(defined(nextLink(response), 'a next link'));
       other.close();
       await expectError(await t.request(`/v1/pets?limit=1&cursor=${foreign}`), 400, 'invalid_cursor', 'cursor');
     });

@@ -23,7 +23,9 @@ async function run(argv: string[], databasePath = join(tempDir(), 'keys.db')) {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
-  return { code, stdout, stderr, lines: stdout.trimEnd().split('\n') };
+  const lines = stdout.trimEnd().split('\n');
+  // `split` gives at least one line, so the last is always there.
+  return { code, stdout, stderr, lines, lastLine: lines.at(-1) ?? '' };
 }
 
 async function findActive(databasePath: string, secret: string) {
@@ -42,7 +44,7 @@ describe('keys create', () => {
 
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    const secret = result.lines.at(-1)!;
+    const secret = result.lastLine;
     expect(secret).toMatch(/^ask_[A-Za-z0-9_-]{43}$/);
     expect(result.stdout).toMatch(/shown only this once/);
     expect(await findActive(path, secret)).toMatchObject({ plan: 'pro', label: 'billing service' });
@@ -52,7 +54,7 @@ describe('keys create', () => {
     const path = join(tempDir(), 'keys.db');
     const result = await run(['create', '--plan', 'enterprise', '--per-minute', '5000', '--per-day', '2000000'], path);
     expect(result.code).toBe(0);
-    expect(await findActive(path, result.lines.at(-1)!)).toMatchObject({ perMinute: 5000, perDay: 2_000_000 });
+    expect(await findActive(path, result.lastLine)).toMatchObject({ perMinute: 5000, perDay: 2_000_000 });
   });
 
   it('creates the database and its folder when they do not exist', async () => {
@@ -65,10 +67,9 @@ describe('keys create', () => {
 describe('keys list', () => {
   it('shows id, label, plan, limits, created and revoked of every key, never the key or its hash', async () => {
     const path = join(tempDir(), 'keys.db');
-    const free = (await run(['create', '--plan', 'free', '--label', 'mobile app'], path)).lines.at(-1)!;
-    const enterprise = (
-      await run(['create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '70'], path)
-    ).lines.at(-1)!;
+    const free = (await run(['create', '--plan', 'free', '--label', 'mobile app'], path)).lastLine;
+    const enterprise = (await run(['create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '70'], path))
+      .lastLine;
     await run(['revoke', '1'], path);
 
     const result = await run(['list'], path);
@@ -101,7 +102,7 @@ describe('keys list', () => {
 describe('keys revoke', () => {
   it('revokes the key with that id so that it no longer authenticates', async () => {
     const path = join(tempDir(), 'keys.db');
-    const secret = (await run(['create', '--plan', 'free'], path)).lines.at(-1)!;
+    const secret = (await run(['create', '--plan', 'free'], path)).lastLine;
     const result = await run(['revoke', '1'], path);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Revoked key 1/);
@@ -189,7 +190,7 @@ describe('npm run keys (the process)', () => {
   it('creates a key in DATABASE_PATH and prints it alone on the last line of stdout', async () => {
     const path = join(tempDir(), 'keys.db');
     const { stdout } = await runProcess(['create', '--plan', 'free'], path);
-    const secret = stdout.trimEnd().split('\n').at(-1)!;
+    const secret = stdout.trimEnd().split('\n').at(-1) ?? '';
     expect(await findActive(path, secret)).toMatchObject({ plan: 'free' });
   }, 20_000);
 

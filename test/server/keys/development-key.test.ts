@@ -3,6 +3,7 @@ import type { Database } from '../../../server/database.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { ensureDevelopmentKey } from '../../../server/keys/development-key.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+import { defined } from '../../support/defined.ts';
 
 let db: Database;
 let store: SqliteKeyStore;
@@ -22,7 +23,7 @@ describe('ensureDevelopmentKey', () => {
 
     expect(printed).toHaveLength(2);
     expect(printed[0]).toMatch(/created/i);
-    const secret = printed[1]!;
+    const secret = defined(printed[1], 'the printed key');
     const found = await store.findActive(secret);
     expect(found).toMatchObject({ plan: 'free', label: expect.stringMatching(/development/) });
     expect(await store.count()).toBe(1);

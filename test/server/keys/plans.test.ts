@@ -3,19 +3,20 @@ import { loadContract, type RateLimitRules, rateLimitRules } from '../../../cont
 import type { NewApiKey } from '../../../server/keys/key-store.ts';
 import { assertValidNewApiKey, InvalidApiKeyError, limitsFor } from '../../../server/keys/plans.ts';
 import { contract } from '../../spec/contract.ts';
+import { defined } from '../../support/defined.ts';
 import { markdownTable } from '../../support/markdown-table.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 /** `1,000` as written in the table. */
-const count = (cell: string) => Number(cell.replaceAll(',', ''));
+const count = (cell: string | undefined) => Number(defined(cell, 'a cell of the plans table').replaceAll(',', ''));
 
 /** The plans with fixed limits, as the contract's rate-limit table documents them to clients. */
 const documentedPlans = markdownTable(contract.info.description ?? '', 'Plan')
   .filter((row) => row.Plan !== 'enterprise')
   .map((row) => ({
     plan: row.Plan as 'free' | 'pro' | 'business',
-    perMinute: count(row['Requests per minute']!),
-    perDay: count(row['Requests per day']!),
+    perMinute: count(row['Requests per minute']),
+    perDay: count(row['Requests per day']),
   }));
 
 const contractRules = rateLimitRules(loadContract().document);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defined } from '../../support/defined.ts';
 import { converse, requestHead } from '../../support/raw-http.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
@@ -12,10 +13,13 @@ let key: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'animal-store-aborts-'));
   server = await startServerProcess({ DATABASE_PATH: join(dir, 'store.db'), LOG_LEVEL: 'debug' });
-  key = server
-    .output()
-    .split('\n')
-    .find((line) => line.startsWith('ask_'))!;
+  key = defined(
+    server
+      .output()
+      .split('\n')
+      .find((line) => line.startsWith('ask_')),
+    'the development key printed at the first start',
+  );
 });
 
 afterAll(async () => {
@@ -92,7 +96,8 @@ describe('client aborts in the log of the server process', { timeout: 20_000 }, 
     );
 
     expect(conversation.responses).toHaveLength(1);
-    expect(JSON.parse(conversation.responses[0]!.body)).toMatchObject({ code: 'validation_failed', status: 400 });
+    const refusal = defined(conversation.responses[0], 'the refusal');
+    expect(JSON.parse(refusal.body)).toMatchObject({ code: 'validation_failed', status: 400 });
     expect(await logLine(0, (line) => line.problem === 'HPE_INVALID_CHUNK_SIZE')).toMatchObject({
       level: 'info',
       status: 400,

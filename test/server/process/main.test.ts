@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defined } from '../../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
 let dir: string;
@@ -136,7 +137,7 @@ describe('server/main.ts', { timeout: 20_000 }, () => {
       );
       for (const response of responses) {
         expect(response.status).toBe(200);
-        answered.push(response.headers.get('X-Request-Id')!);
+        answered.push(defined(response.headers.get('X-Request-Id'), 'an X-Request-Id header'));
       }
     }
     server.child.kill('SIGTERM');

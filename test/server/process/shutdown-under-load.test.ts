@@ -8,6 +8,7 @@ import { openDatabase } from '../../../server/database.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { integrityProblems } from '../../../server/store/integrity.ts';
 import type { Pet } from '../../../server/store/pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
 const REQUESTS = 200;
@@ -126,16 +127,17 @@ describe('graceful shutdown of server/main.ts under load', () => {
     for (const outcome of started) {
       expect(outcome).toMatchObject({ complete: true, status: outcome.method === 'POST' ? 201 : 200 });
       expect(outcome.error).toBeUndefined();
-      expect(Buffer.byteLength(outcome.body!)).toBe(Number(outcome.headers!['content-length']));
-      expect(() => JSON.parse(outcome.body!)).not.toThrow();
+      const body = defined(outcome.body, `the body of a ${outcome.method} answer`);
+      expect(Buffer.byteLength(body)).toBe(Number(outcome.headers?.['content-length']));
+      expect(() => JSON.parse(body)).not.toThrow();
     }
     // The rest were refused when they connected, after the server stopped accepting.
     for (const outcome of outcomes.filter((outcome) => outcome.status === undefined))
       expect(REFUSED).toContain(outcome.error);
     // Requests in flight when the signal came were finished, not dropped.
-    expect(started.filter((outcome) => outcome.answeredAt! > signalledAt).length).toBeGreaterThan(0);
+    expect(started.filter((outcome) => (outcome.answeredAt ?? -Infinity) > signalledAt).length).toBeGreaterThan(0);
     // Every request the server logged as answered reached its client.
-    const received = new Set(started.map((outcome) => outcome.headers!['x-request-id']));
+    const received = new Set(started.map((outcome) => outcome.headers?.['x-request-id']));
     const logged = running
       .output()
       .split('\n')
@@ -149,7 +151,7 @@ describe('graceful shutdown of server/main.ts under load', () => {
         'SELECT id, name, category_id AS categoryId, status FROM pets WHERE id = ?',
       );
       for (const outcome of started.filter((outcome) => outcome.status === 201)) {
-        const pet = JSON.parse(outcome.body!) as Pet;
+        const pet = JSON.parse(defined(outcome.body, 'the body of a 201')) as Pet;
         expect(stored.get(pet.id)).toEqual(pet);
       }
       expect(integrityProblems(db, 'full')).toEqual([]);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen } from '../../../server/listen.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 const MINUTE = 60_000;
@@ -111,7 +112,7 @@ describe('rate limits over HTTP', () => {
     const app = await appWithKey('free');
     expect((await app.request('/v1/pets')).status).toBe(200);
     const [record] = await app.keys.list();
-    await app.keys.revoke(record!.id);
+    await app.keys.revoke(defined(record, 'the key of the app').id);
     const response = await app.request('/v1/pets');
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ code: 'unauthorized' });

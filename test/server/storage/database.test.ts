@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/database.ts';
 import { MIGRATIONS, migrate } from '../../../server/store/migrations.ts';
 import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
+import { defined } from '../../support/defined.ts';
 import { useTempDirs } from './temp-dir.ts';
 
 const tempDir = useTempDirs();
-const latestVersion = MIGRATIONS.at(-1)!.version;
+const latestVersion = defined(MIGRATIONS.at(-1), 'a migration').version;
 
 describe('openDatabase', () => {
   it('creates the missing folders of the database path', () => {

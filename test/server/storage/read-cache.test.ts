@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../../server/database.ts';
 import { changeDetector } from '../../../server/store/change-detector.ts';
 import { ReadCache } from '../../../server/store/read-cache.ts';
+import { defined } from '../../support/defined.ts';
 import { useTempDirs } from './temp-dir.ts';
 
 const tempDir = useTempDirs();
@@ -95,7 +96,10 @@ describe('ReadCache', () => {
 
   it('freezes what it keeps, nested objects included', () => {
     const cache = new ReadCache<{ list: number[] }>(() => false, 10);
-    const value = cache.get('a', () => ({ list: [1] }))!;
+    const value = defined(
+      cache.get('a', () => ({ list: [1] })),
+      'the value read',
+    );
     expect(Object.isFrozen(value)).toBe(true);
     expect(Object.isFrozen(value.list)).toBe(true);
   });

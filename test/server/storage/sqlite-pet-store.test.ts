@@ -4,6 +4,7 @@ import type { Database } from '../../../server/database.ts';
 import { openDatabase } from '../../../server/database.ts';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
 import { PET_QUERIES, SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { useTempDirs } from './temp-dir.ts';
 
 const tempDir = useTempDirs();
@@ -127,7 +128,7 @@ describe('SqlitePetStore.list', () => {
       const page = await store.list({ limit: 2, afterId });
       seen.push(...page.pets);
       if (!page.hasMore) break;
-      afterId = page.pets.at(-1)!.id;
+      afterId = defined(page.pets.at(-1), 'a pet on a page with more after it').id;
     }
     expect(seen).toEqual(created);
   });
@@ -172,10 +173,10 @@ describe('SqlitePetStore reads after writes', () => {
   });
 
   it('hands out pets no caller can alter for the next reader', async () => {
-    const [pet] = await createPets(['available']);
+    const pet = defined((await createPets(['available']))[0], 'the created pet');
     const listed = (await store.list({ limit: 10 })).pets;
-    expect(() => listed.push(pet!)).toThrow(TypeError);
-    expect(() => Object.assign(listed[0]!, { name: 'Changed' })).toThrow(TypeError);
+    expect(() => listed.push(pet)).toThrow(TypeError);
+    expect(() => Object.assign(defined(listed[0], 'a listed pet'), { name: 'Changed' })).toThrow(TypeError);
     expect(await store.list({ limit: 10 })).toEqual({ pets: [pet], hasMore: false });
   });
 });

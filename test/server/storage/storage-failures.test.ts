@@ -13,6 +13,7 @@ import { openService, type Service } from '../../../server/service.ts';
 import { SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
 import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
+import { defined } from '../../support/defined.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
 import { CONTRACT_BAN } from '../limiter/limiter-fixtures.ts';
 
@@ -112,7 +113,7 @@ const errorLines = (t: ServiceUnderTest) =>
 
 describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
   it('answers 503 for every pet it could not store, acknowledges only stored pets, and recovers when space is freed', async () => {
-    const disk = mountSmallDisk()!;
+    const disk = defined(mountSmallDisk(), 'a small disk mounted');
     const path = join(disk, 'animal-store.db');
     const t = await startService(path);
     // Space an operator can free later: the server must recover without a restart.
@@ -142,7 +143,9 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
     unlinkSync(filler);
     const recovered = await t.post('After the disk was freed');
     expect(recovered.status).toBe(201);
-    expect(((await recovered.json()) as { id: number }).id).toBe(acknowledged.at(-1)! + 1);
+    expect(((await recovered.json()) as { id: number }).id).toBe(
+      defined(acknowledged.at(-1), 'an acknowledged pet') + 1,
+    );
 
     t.service.close();
     const check = new Sqlite(path, { readonly: true });
@@ -152,7 +155,7 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
   });
 
   it('refuses to create an API key or the cursor secret it could not store', async () => {
-    const disk = mountSmallDisk()!;
+    const disk = defined(mountSmallDisk(), 'a small disk mounted');
     const db = openDatabase(join(disk, 'keys.db'));
     cleanups.push(() => db.close());
     const keys = new SqliteKeyStore(db);

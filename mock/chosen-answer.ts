@@ -1,0 +1,70 @@
+// Where a scenario, a fault or the request names the response, Prism answers it in place of the
+// service's handler; the request has been validated and counted against its window by then.
+import type { MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ContractOperation } from '../contract/index.ts';
+import { ApiError } from '../server/errors.ts';
+import type { AppEnv } from '../server/http-types.ts';
+import type { PrismAnswers } from './prism-answers.ts';
+import { ChoiceError, type RequestChoice } from './request-choice.ts';
+import { type ChosenAnswer, checkedAnswer } from './scenarios.ts';
+
+/** Set by the app itself on every answer: the live rate-limit window and the deprecation. */
+const SET_BY_THE_APP = /^(x-ratelimit-|deprecation$|sunset$|link$)/i;
+
+/** What a request's choice was, by request: its choice, or why it cannot be followed. */
+export type Choices = WeakMap<Request, RequestChoice | ChoiceError>;
+
+export function answerChosen(
+  operation: ContractOperation,
+  basePath: string,
+  prism: PrismAnswers,
+  choices: Choices,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const choice = choices.get(c.req.raw);
+    if (choice instanceof ChoiceError) throw new ApiError(400, 'validation_failed', choice.message);
+    const wanted = choice && chosenAnswer(operation, choice);
+    if (!wanted) return next();
+    const answer = await prism.answer({ operation, path: c.req.path.slice(basePath.length), ...wanted });
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (name.toLowerCase() !== 'content-type' && !SET_BY_THE_APP.test(name)) c.header(name, value);
+    }
+    if (answer.status === 429) c.header('X-RateLimit-Remaining', '0');
+    return c.json(answer.body, answer.status as ContentfulStatusCode);
+  };
+}
+
+/** The declared response the choice names for `operation`, if it names one. */
+function chosenAnswer(
+  operation: ContractOperation,
+  { explicit, fault, scenario }: RequestChoice,
+): (ChosenAnswer & { dynamic?: boolean }) | undefined {
+  const refuse = (text: string) =>
+    new ApiError(
+      400,
+      'validation_failed',
+      `The mock cannot answer ${operation.method} ${operation.servedPath} with ${text}`,
+    );
+  if (explicit.status !== undefined || explicit.example !== undefined) {
+    const status = explicit.status ?? statusWithExample(operation, explicit.example);
+    if (status === undefined) throw refuse(`the example "${explicit.example}": none of its responses has it.`);
+    const chosen = checkedAnswer(operation, { status, example: explicit.example }, refuse);
+    // Error answers stay the contract's examples: a generated Error would not fit its status.
+    return { ...chosen, dynamic: explicit.dynamic === true && status < 400 };
+  }
+  if (explicit.dynamic) return { status: firstSuccess(operation), dynamic: true };
+  if (fault === 'unavailable') return { status: 503 };
+  return scenario.answers[operation.operationId];
+}
+
+function statusWithExample(operation: ContractOperation, example: string | undefined): number | undefined {
+  const found = Object.entries(operation.responses).find(
+    ([, response]) => example !== undefined && example in response.examples,
+  );
+  return found && Number(found[0]);
+}
+
+function firstSuccess(operation: ContractOperation): number {
+  return Number(Object.keys(operation.responses).find((status) => status.startsWith('2')) ?? 200);
+}

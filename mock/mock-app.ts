@@ -1,0 +1,138 @@
+// The mock: the service's own app (its routing, validation, paging, errors and rate-limit headers)
+// on a mock's storage and keys, with the mock's additions in front of it: scenarios, delays,
+// faults, and the `/__mock/*` endpoints that switch them.
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Hono } from 'hono';
+import type { Contract } from '../contract/index.ts';
+import { answerErrors } from '../server/answer-errors.ts';
+import { type AppDeps, createApp } from '../server/app.ts';
+import { ApiError } from '../server/errors.ts';
+import type { Fetch } from '../server/http/create-server.ts';
+import type { AppEnv } from '../server/http-types.ts';
+import { readJsonBody } from '../server/json-body.ts';
+import type { Logger } from '../server/logger.ts';
+import { corsFor } from '../server/middleware/cors.ts';
+import { answerNotFound } from '../server/not-found.ts';
+import type { PetStore } from '../server/store/pet-store.ts';
+import { answerChosen, type Choices } from './chosen-answer.ts';
+import { delayMs } from './delay.ts';
+import type { PrismAnswers } from './prism-answers.ts';
+import { ChoiceError, type MockSettings, readRequestChoice } from './request-choice.ts';
+import type { Scenario } from './scenarios.ts';
+
+export interface MockAppOptions extends Omit<AppDeps, 'pets' | 'contract' | 'beforeHandler' | 'corsOrigins'> {
+  contract: Contract;
+  /** The pets the mock serves, and the ones it serves in a scenario without pets. */
+  pets: Record<Scenario['pets'], PetStore>;
+  prism: PrismAnswers;
+  settings: MockSettings;
+  /** Origins a browser may call the mock from. */
+  corsOrigins: NonNullable<AppDeps['corsOrigins']>;
+  /** `POST /__mock/reset`: the data back to its seed. */
+  resetData(): Promise<void>;
+  logger: Logger;
+}
+
+export interface MockApp {
+  fetch: Fetch;
+  /** The scenario `PUT /__mock/scenario` chose, or else the start's. */
+  readonly settings: MockSettings;
+}
+
+export function createMockApp(options: MockAppOptions): MockApp {
+  const { contract, prism, settings } = options;
+  const startScenario = settings.scenario;
+  const choices: Choices = new WeakMap();
+  const appFor = (pets: PetStore) =>
+    createApp({
+      ...options,
+      pets,
+      beforeHandler: (operation) => answerChosen(operation, contract.basePath, prism, choices),
+    });
+  const apps = { examples: appFor(options.pets.examples), none: appFor(options.pets.none) };
+  const admin = adminRoutes(options, () => {
+    settings.scenario = startScenario;
+  });
+
+  const fetch: Fetch = async (request, env) => {
+    const url = new URL(request.url);
+    if (url.pathname.startsWith('/__mock/')) return admin.fetch(request, env);
+    let choice: ReturnType<typeof readRequestChoice>['choice'] | undefined;
+    let forwarded = request;
+    try {
+      const read = readRequestChoice(url, request.headers, settings);
+      choice = read.choice;
+      if (read.apiUrl !== url) forwarded = new Request(read.apiUrl, request);
+      choices.set(forwarded, choice);
+    } catch (error) {
+      if (!(error instanceof ChoiceError)) throw error;
+      choices.set(forwarded, error);
+    }
+    if (choice?.delay) await sleep(delayMs(choice.delay));
+    const socket = (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+    if (choice?.fault === 'drop' && socket) {
+      socket.destroy();
+      // Never written: the connection is gone.
+      return new Response(null, { status: 500 });
+    }
+    const app = choice?.scenario.pets === 'none' ? apps.none : apps.examples;
+    const response = await app.fetch(forwarded, env);
+    return choice?.fault === 'truncate' && socket ? truncated(response, socket) : response;
+  };
+  return { fetch, settings };
+}
+
+/**
+ * The response's headers, with the length of its whole body, and the first half of the body;
+ * then the connection is closed, so the client sees the body end early.
+ */
+async function truncated(response: Response, socket: Socket): Promise<Response> {
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  headers.set('Content-Length', String(body.length));
+  let sent = false;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent) return void socket.end();
+      sent = true;
+      controller.enqueue(body.subarray(0, Math.floor(body.length / 2)));
+    },
+  });
+  return new Response(stream, { status: response.status, headers });
+}
+
+/** `/__mock/*`: the scenario in force, the scenarios known, and a reset. No key needed. */
+function adminRoutes(options: MockAppOptions, resetScenario: () => void): Hono<AppEnv> {
+  const { settings } = options;
+  const admin = new Hono<AppEnv>();
+  admin.use(corsFor(options.corsOrigins, ['GET', 'PUT', 'POST']));
+  admin.get('/__mock/scenarios', (c) =>
+    c.json(
+      [...settings.scenarios.values()].map(({ name, description }) => ({ name, description })),
+      200,
+    ),
+  );
+  admin.get('/__mock/scenario', (c) => c.json({ name: settings.scenario }, 200));
+  admin.put('/__mock/scenario', async (c) => {
+    const body = await readJsonBody(c);
+    const name = (body as { name?: unknown } | null)?.name;
+    const known = [...settings.scenarios.keys()].join(', ');
+    if (typeof name !== 'string' || !settings.scenarios.has(name)) {
+      const what =
+        typeof name === 'string' ? `The scenario "${name}" is unknown` : 'The body must be {"name": "<scenario>"}';
+      throw new ApiError(400, 'validation_failed', `${what}; the mock knows ${known}.`);
+    }
+    settings.scenario = name;
+    return c.body(null, 204);
+  });
+  admin.post('/__mock/reset', async (c) => {
+    await options.resetData();
+    resetScenario();
+    return c.body(null, 204);
+  });
+  admin.notFound(answerNotFound);
+  admin.onError(answerErrors(options.logger));
+  return admin;
+}

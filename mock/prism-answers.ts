@@ -1,0 +1,114 @@
+// Prism, as a library in this process, answers with a declared response of the contract: the one
+// a scenario or `Prefer` names, from its examples or generated from its schema.
+import { createRequire } from 'node:module';
+import type { Contract, ContractOperation } from '../contract/index.ts';
+import type { Pet } from '../server/store/pet-store.ts';
+
+export interface PrismAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface AnswerRequest {
+  operation: ContractOperation;
+  /** The request path under the contract's base path, as Prism routes it: `/pets/5`. */
+  path: string;
+  status: number;
+  /** A named example of that response; Prism takes its first when undefined. */
+  example?: string;
+  /** Generate the body from the schema instead (with `seed`, the same body every time). */
+  dynamic?: boolean;
+  seed?: string;
+}
+
+export interface PrismAnswers {
+  answer(request: AnswerRequest): Promise<PrismAnswer>;
+  /** `count` pets generated from the schema, with the ids 1 to `count`; the same pets for the same seed. */
+  generatePets(count: number, seed: string): Promise<Pet[]>;
+}
+
+let generating: Promise<unknown> = Promise.resolve();
+
+/** FNV-1a: a 32-bit number from a string, to seed faker with. */
+function hash(text: string): number {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193) >>> 0;
+  }
+  return value;
+}
+
+/** Loads Prism (about a second and a half) and readies it for `contract`. */
+export async function prismAnswers(contract: Contract): Promise<PrismAnswers> {
+  const [{ createInstance, getHttpOperationsFromSpec }, { createLogger }] = await Promise.all([
+    import('@stoplight/prism-http'),
+    import('@stoplight/prism-core'),
+  ]);
+  // Prism requires json-schema-faker and faker as CommonJS; their instances are the ones set here.
+  const require = createRequire(import.meta.url);
+  const { JSONSchemaFaker } = require('json-schema-faker');
+  const { faker } = require('@faker-js/faker') as { faker: { seed(seed: number): void } };
+  // A Pet is open to further properties, but the service never sends any, and generated data
+  // should not teach a frontend to expect them.
+  JSONSchemaFaker.option({ fillProperties: false });
+  // Prism resolves the document's references in place: it gets a copy of its own.
+  const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
+  const config = {
+    mock: { dynamic: false },
+    // The app in front has validated the request and checked its key already.
+    validateRequest: false,
+    validateResponse: false,
+    checkSecurity: false,
+    errors: false,
+    upstreamProxy: undefined,
+    isProxy: false,
+  } as const;
+  const prism = createInstance(config, { logger: createLogger('mock', { enabled: false }) });
+
+  const answer = async ({ operation, path, status, example, dynamic = false, seed }: AnswerRequest) => {
+    const result = await prism.request({ method: operation.method.toLowerCase() as 'get', url: { path } }, operations, {
+      ...config,
+      mock: { code: status, exampleKey: example, dynamic, ...(seed !== undefined && { seed }) },
+    })();
+    if (result._tag === 'Left') throw result.left;
+    const { statusCode, headers = {}, body } = result.right.output;
+    return {
+      status: statusCode,
+      headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)])),
+      body,
+    };
+  };
+
+  const getPet = contract.operation('getPet');
+  return {
+    answer,
+    generatePets(count, seed) {
+      const generate = async () => {
+        const pets: Pet[] = [];
+        for (let id = 1; id <= count; id += 1) {
+          // `x-faker` values come from faker, whose randomness Prism's seed does not reach.
+          faker.seed(hash(`${seed}/${id}`));
+          const generated = await answer({
+            operation: getPet,
+            path: `/pets/${id}`,
+            status: 200,
+            dynamic: true,
+            seed: `${seed}/${id}`,
+          });
+          const { name, categoryId, status } = generated.body as Pet;
+          pets.push({ id, name, categoryId, status });
+        }
+        return pets;
+      };
+      // The generators' seeds are global: one generation at a time keeps each one's own.
+      const pets = generating.then(generate);
+      generating = pets.then(
+        () => undefined,
+        () => undefined,
+      );
+      return pets;
+    },
+  };
+}
