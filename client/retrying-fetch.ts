@@ -24,13 +24,19 @@ export interface RetryOptions {
   random?: () => number;
 }
 
+/**
+ * 429, and 503 `service_unavailable`: the contract says both changed nothing, so any method is
+ * sent again after their `Retry-After`.
+ */
+const RETRIED_STATUSES = new Set([429, 503]);
+
 /** Network failures are retried only for methods that cannot have changed anything on the server. */
 const NETWORK_RETRY_METHODS = new Set(['GET', 'HEAD']);
 
 type Outcome = { response: Response } | { error: unknown };
 
 /**
- * Wraps `send` so a 429 is retried after its `Retry-After` (whole seconds), or after an
+ * Wraps `send` so a 429 or a 503 is retried after its `Retry-After` (whole seconds), or after an
  * exponential backoff with full jitter when it has none, and so a network failure of a GET or
  * HEAD is retried the same way. A `key_banned` 429 is answered at once: a ban lasts 15 minutes
  * or more, and every request sent during it is refused. The request's signal cancels a wait,
@@ -55,7 +61,7 @@ export function retryingFetch(send: FetchLike, options: RetryOptions = {}): Fetc
       return isNetworkFailure && NETWORK_RETRY_METHODS.has(request.method) ? backoff(retry) : undefined;
     }
     const { response } = outcome;
-    if (response.status !== 429 || (await isBan(response))) return undefined;
+    if (!RETRIED_STATUSES.has(response.status) || (await isBan(response))) return undefined;
     const retryAfter = wholeNumber(response.headers.get('Retry-After'));
     return retryAfter === undefined ? backoff(retry) : retryAfter * 1000;
   }

@@ -13,7 +13,7 @@ import type { Fetch } from '../server/http/create-server.ts';
 import type { AppEnv } from '../server/http-types.ts';
 import { readJsonBody } from '../server/json-body.ts';
 import type { Logger } from '../server/logger.ts';
-import { corsFor } from '../server/middleware/cors.ts';
+import { type CorsExtras, corsFor } from '../server/middleware/cors.ts';
 import { answerNotFound } from '../server/not-found.ts';
 import type { PetStore } from '../server/store/pet-store.ts';
 import { answerChosen, type Choices } from './chosen-answer.ts';
@@ -28,12 +28,17 @@ export interface MockAppOptions extends Omit<AppDeps, 'pets' | 'contract' | 'bef
   pets: Record<Scenario['pets'], PetStore>;
   prism: PrismAnswers;
   settings: MockSettings;
+  /** The scenario `POST /__mock/reset` returns to: the start's; `settings.scenario` when not given. */
+  startScenario?: string;
   /** Origins a browser may call the mock from. */
   corsOrigins: NonNullable<AppDeps['corsOrigins']>;
   /** `POST /__mock/reset`: the data back to its seed. */
   resetData(): Promise<void>;
   logger: Logger;
 }
+
+/** A page may pick a scenario with the `mock-scenario` cookie (sent only with credentials) or `Prefer`. */
+const MOCK_CORS: CorsExtras = { credentials: true, allowHeaders: ['Prefer'] };
 
 export interface MockApp {
   fetch: Fetch;
@@ -43,12 +48,13 @@ export interface MockApp {
 
 export function createMockApp(options: MockAppOptions): MockApp {
   const { contract, prism, settings } = options;
-  const startScenario = settings.scenario;
+  const startScenario = options.startScenario ?? settings.scenario;
   const choices: Choices = new WeakMap();
   const appFor = (pets: PetStore) =>
     createApp({
       ...options,
       pets,
+      corsExtras: MOCK_CORS,
       beforeHandler: (operation) => answerChosen(operation, contract.basePath, prism, choices),
     });
   const apps = { examples: appFor(options.pets.examples), none: appFor(options.pets.none) };
@@ -95,7 +101,8 @@ async function truncated(response: Response, socket: Socket): Promise<Response> 
   let sent = false;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (sent) return void socket.end();
+      // Called as soon as the half is taken, before the adapter writes it: end after the write.
+      if (sent) return void setImmediate(() => socket.end());
       sent = true;
       controller.enqueue(body.subarray(0, Math.floor(body.length / 2)));
     },
@@ -107,7 +114,7 @@ async function truncated(response: Response, socket: Socket): Promise<Response> 
 function adminRoutes(options: MockAppOptions, resetScenario: () => void): Hono<AppEnv> {
   const { settings } = options;
   const admin = new Hono<AppEnv>();
-  admin.use(corsFor(options.corsOrigins, ['GET', 'PUT', 'POST']));
+  admin.use(corsFor(options.corsOrigins, ['GET', 'PUT', 'POST'], MOCK_CORS));
   admin.get('/__mock/scenarios', (c) =>
     c.json(
       [...settings.scenarios.values()].map(({ name, description }) => ({ name, description })),

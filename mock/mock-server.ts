@@ -107,9 +107,11 @@ async function buildStaticMock(
   const rules = rateLimitRules(contract.document);
   if (rules.plans[MOCK_PLAN] === undefined) throw new Error(`The contract has no plan ${MOCK_PLAN}.`);
   const limiter = countingLimiter(systemClock);
+  const startScenario = options.scenario ?? 'default';
   return createMockApp({
     contract,
     prism,
+    startScenario: scenarios.has(startScenario) ? startScenario : chosen,
     settings: { scenarios, scenario: chosen, ...(options.delay && { delay: options.delay }) },
     pets: { examples: new CollectionStore(pets), none: new CollectionStore([]) },
     keys: new AnyKeyStore(MOCK_PLAN),

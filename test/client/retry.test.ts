@@ -182,7 +182,20 @@ describe('createAnimalStoreClient: retrying 429', () => {
     expect(waits).toEqual([]);
   });
 
-  it.each([400, 401, 404, 500, 503])('does not retry a %s', async (status) => {
+  it('retries a 503 service_unavailable after its Retry-After: the service changed nothing', async () => {
+    const { client, sent, waits } = scriptedClient([
+      jsonResponse({ code: 'service_unavailable', message: 'Retry.', status: 503 }, 503, { 'Retry-After': '5' }),
+      jsonResponse([pet]),
+    ]);
+
+    const { data } = await client.GET('/pets');
+
+    expect(data).toEqual([pet]);
+    expect(sent).toHaveLength(2);
+    expect(waits).toEqual([5_000]);
+  });
+
+  it.each([400, 401, 404, 500])('does not retry a %s', async (status) => {
     const { client, sent } = scriptedClient([
       jsonResponse({ code: 'internal_error', message: 'No.', status }, status, { 'Retry-After': '1' }),
     ]);

@@ -1,11 +1,10 @@
 // The built docs page (dist/docs/index.html), opened from disk in Debian's headless Chromium with
 // every network request blocked and recorded, as a reader on a plane would open it.
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParameterObject } from 'openapi-typescript';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { docsLocations } from '../../scripts/docs/status.ts';
@@ -22,27 +21,10 @@ import {
   resolve,
   responses,
 } from '../spec/contract.ts';
+import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
 import { defined } from '../support/defined.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-// The flags of the machine's notes: without the background-networking ones, Chromium itself tries
-// to reach Google's hosts, which this machine's closed network refuses.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const chromiumInstalled = existsSync(CHROMIUM);
-if (!chromiumInstalled) {
-  console.warn(
-    `test/docs/browser.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it).`,
-  );
-}
+const withChromium = chromiumInstalled('test/docs/browser.test.ts');
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const locations = contractLocations(repoRoot);
@@ -69,8 +51,8 @@ const operationViews = operations.map(({ operationId, operation }) => {
   };
 });
 
-describe.skipIf(!chromiumInstalled)(
-  `docs page in headless Chromium${chromiumInstalled ? '' : ` (skipped: ${CHROMIUM} is not installed)`}`,
+describe.skipIf(!withChromium)(
+  `docs page in headless Chromium${withChromium ? '' : ` (skipped: Chromium is not installed)`}`,
   { timeout: 60_000 },
   () => {
     let browser: Browser;
@@ -83,7 +65,7 @@ describe.skipIf(!chromiumInstalled)(
     beforeAll(async () => {
       const ensured = await ensureDocs(locations);
       if (ensured.outcome === 'failed') throw new Error(ensured.problem);
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
       context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
       await context.route('**/*', (route) =>
         isThePage(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),

@@ -1,18 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/stateful.ts';
-import { exampleValue, expectContractError } from './support.ts';
+// The stateful mock: the real server on an in-memory database, as a frontend developer uses it
+// with its fixed key: what it is seeded with, what it keeps, how it goes back to the seed, its
+// rate limits and which browser origins may call it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAnimalStoreClient } from '../../client/index.ts';
+import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/index.ts';
+import type { Pet } from '../../server/store/pet-store.ts';
+import { exampleValue, expectContractError, RATE_LIMIT_HEADERS } from './support.ts';
 
-describe('startStatefulMock', () => {
-  let mock: RunningStatefulMock;
-  beforeEach(async () => {
-    mock = await startStatefulMock();
-  });
-  afterEach(async () => {
-    await mock?.close();
-  });
+const PREFLIGHT = {
+  'Access-Control-Request-Method': 'POST',
+  'Access-Control-Request-Headers': 'authorization,content-type',
+};
 
-  const request = (path: string, init: RequestInit = {}) =>
-    fetch(mock.url + path, {
+/** Requests to `mock` with its development key and a JSON content type. */
+function requester(mock: () => RunningStatefulMock) {
+  return (path: string, init: RequestInit = {}) =>
+    fetch(mock().url + path, {
       ...init,
       headers: {
         Authorization: `Bearer ${STATEFUL_MOCK_KEY}`,
@@ -20,51 +23,222 @@ describe('startStatefulMock', () => {
         ...(init.headers as Record<string, string>),
       },
     });
+}
 
-  it('accepts the fixed development key it prints', async () => {
-    expect(mock.apiKey).toBe(STATEFUL_MOCK_KEY);
-    expect((await request('/v1/pets')).status).toBe(200);
+async function collect<T>(items: AsyncIterable<T>, most: number): Promise<T[]> {
+  const collected: T[] = [];
+  for await (const item of items) {
+    collected.push(item);
+    if (collected.length > most) throw new Error(`Still yielding after ${most} items.`);
+  }
+  return collected;
+}
+
+describe('startStatefulMock', { timeout: 30_000 }, () => {
+  let mock: RunningStatefulMock;
+  beforeAll(async () => {
+    mock = await startStatefulMock();
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+  const request = requester(() => mock);
+  const createPet = async (body: unknown) => request('/v1/pets', { method: 'POST', body: JSON.stringify(body) });
+  const reset = () => fetch(`${mock.url}/__mock/reset`, { method: 'POST' });
+
+  describe('its key', () => {
+    it('accepts the fixed development key it prints', async () => {
+      expect(mock.apiKey).toBe(STATEFUL_MOCK_KEY);
+      expect((await request('/v1/pets')).status).toBe(200);
+    });
+
+    it('refuses any other key with 401', async () => {
+      await expectContractError(
+        await request('/v1/pets', { headers: { Authorization: 'Bearer ask_not_the_development_key_00' } }),
+        401,
+        'unauthorized',
+      );
+    });
+
+    it('is not rate limited by default: more than 60 requests in a minute all answer 200, with the headers', async () => {
+      expect((await reset()).status).toBe(204);
+      const sent = 75;
+      const answers: Response[] = [];
+      for (let index = 0; index < sent; index += 1) answers.push(await request('/v1/pets?limit=1'));
+
+      expect(answers.map((response) => response.status)).toEqual(answers.map(() => 200));
+      for (const response of answers) {
+        for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toMatch(/^\d+$/);
+      }
+      const limit = Number(answers[0]?.headers.get('X-RateLimit-Limit'));
+      expect(limit).toBeGreaterThan(sent);
+      expect(answers.map((response) => Number(response.headers.get('X-RateLimit-Remaining')))).toEqual(
+        answers.map((_, index) => limit - 1 - index),
+      );
+      expect(new Set(answers.map((response) => response.headers.get('X-RateLimit-Reset'))).size).toBe(1);
+    });
   });
 
-  it('refuses any other key with 401', async () => {
-    await expectContractError(
-      await request('/v1/pets', { headers: { Authorization: 'Bearer ask_not_the_development_key_00' } }),
-      401,
-      'unauthorized',
+  describe('its data', () => {
+    it("starts with the pets of the contract's examples, under the ids the examples show", async () => {
+      const listed = (await (await request('/v1/pets?limit=100')).json()) as Pet[];
+
+      expect(listed).toEqual(mock.seeded);
+      expect(listed).toEqual(expect.arrayContaining(exampleValue('PetsFirstPage') as object[]));
+      expect(listed).toEqual(expect.arrayContaining(exampleValue('PetsAvailable') as object[]));
+      expect(await (await request('/v1/pets/42')).json()).toEqual(exampleValue('PetFound'));
+    });
+
+    it('lists and fetches a pet once it is created', async () => {
+      const created = await createPet(exampleValue('NewPetWithStatus'));
+      const pet = (await created.json()) as Pet;
+      const location = created.headers.get('Location');
+
+      expect(created.status).toBe(201);
+      expect(location).toBe(`/v1/pets/${pet.id}`);
+      expect(await (await request(`/v1/pets/${pet.id}`)).json()).toEqual(pet);
+      expect(await (await request('/v1/pets?limit=100')).json()).toContainEqual(pet);
+      expect(pet.id).toBeGreaterThan(Math.max(...mock.seeded.map((seeded) => seeded.id)));
+    });
+
+    it('goes back to the seed on POST /__mock/reset (204): created pets are gone, seeded ones back', async () => {
+      const created = (await (await createPet(exampleValue('NewPetWithStatus'))).json()) as Pet;
+      expect((await request(`/v1/pets/${created.id}`)).status).toBe(200);
+
+      const answer = await reset();
+
+      expect(answer.status).toBe(204);
+      await expectContractError(await request(`/v1/pets/${created.id}`), 404, 'not_found');
+      expect(await (await request('/v1/pets?limit=100')).json()).toEqual(mock.seeded);
+    });
+  });
+
+  describe('CORS, for a frontend on a dev server', () => {
+    it.each([
+      ['http://localhost:5173', '/v1/pets'],
+      ['http://127.0.0.1:3000', '/v1/pets'],
+      ['http://localhost:5173', '/v1/pets/42'],
+      ['http://localhost:5173', '/__mock/reset'],
+    ])('lets %s call %s: the preflight echoes the origin', async (origin, path) => {
+      const response = await fetch(mock.url + path, { method: 'OPTIONS', headers: { Origin: origin, ...PREFLIGHT } });
+
+      expect(response.status).toBe(204);
+      expect(response.headers.get('Access-Control-Allow-Origin')).toBe(origin);
+    });
+
+    it.each(['https://example.com', 'http://localhost.example.com', 'null'])(
+      'does not let %s call it: the preflight allows no origin',
+      async (origin) => {
+        const response = await fetch(`${mock.url}/v1/pets`, {
+          method: 'OPTIONS',
+          headers: { Origin: origin, ...PREFLIGHT },
+        });
+
+        expect(response.headers.get('Access-Control-Allow-Origin')).toBeNull();
+      },
     );
   });
+});
 
-  it("starts with the pets of the contract's examples, under the ids the examples show", async () => {
-    const listed = (await (await request('/v1/pets?limit=100')).json()) as { id: number }[];
-
-    expect(listed).toEqual(expect.arrayContaining(exampleValue('PetsFirstPage') as object[]));
-    expect(listed).toEqual(expect.arrayContaining(exampleValue('PetsAvailable') as object[]));
-    expect(await (await request('/v1/pets/42')).json()).toEqual(exampleValue('PetFound'));
+describe('startStatefulMock with corsOrigins', { timeout: 30_000 }, () => {
+  let mock: RunningStatefulMock;
+  beforeAll(async () => {
+    mock = await startStatefulMock({ corsOrigins: ['https://app.example'] });
+  });
+  afterAll(async () => {
+    await mock?.close();
   });
 
-  it('lists and fetches a pet once it is created', async () => {
-    const created = await request('/v1/pets', {
-      method: 'POST',
-      body: JSON.stringify(exampleValue('NewPetWithStatus')),
+  it.each([
+    ['https://app.example', 'https://app.example'],
+    ['http://localhost:5173', null],
+    ['http://127.0.0.1:3000', null],
+    ['https://example.com', null],
+  ])('answers a preflight from %s with Access-Control-Allow-Origin %s', async (origin, allowed) => {
+    const response = await fetch(`${mock.url}/v1/pets`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, ...PREFLIGHT },
     });
-    const pet = (await created.json()) as { id: number };
 
-    expect(created.status).toBe(201);
-    expect(await (await request(created.headers.get('Location')!)).json()).toEqual(pet);
-    expect(await (await request('/v1/pets?limit=100')).json()).toContainEqual(pet);
-    expect(pet.id).toBeGreaterThan(Math.max(...mock.seeded.map((seeded) => seeded.id)));
+    expect(response.headers.get('Access-Control-Allow-Origin')).toBe(allowed);
   });
+});
 
-  it('counts every request against the free plan and answers 429 once the minute is used up', async () => {
+describe("startStatefulMock with { plan: 'free' }", { timeout: 30_000 }, () => {
+  let mock: RunningStatefulMock;
+  beforeAll(async () => {
+    mock = await startStatefulMock({ plan: 'free' });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+  const request = requester(() => mock);
+
+  it('counts every request against the free plan and answers 429 rate_limited once the minute is used up', async () => {
     const first = await request('/v1/pets');
     const limit = Number(first.headers.get('X-RateLimit-Limit'));
+    expect(limit).toBe(60);
     expect(first.headers.get('X-RateLimit-Remaining')).toBe(String(limit - 1));
 
-    for (let sent = 1; sent < limit; sent += 1) await request('/v1/pets');
+    const statuses: number[] = [first.status];
+    for (let sent = 1; sent < limit; sent += 1) statuses.push((await request('/v1/pets')).status);
     const refused = await request('/v1/pets');
 
-    expect(limit).toBe(60);
+    expect(statuses).toEqual(statuses.map(() => 200));
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
     await expectContractError(refused, 429, 'rate_limited');
+  });
+});
+
+describe("startStatefulMock with { pets: 45, seed: 'x' }", { timeout: 30_000 }, () => {
+  let mock: RunningStatefulMock;
+  let again: RunningStatefulMock;
+  beforeAll(async () => {
+    mock = await startStatefulMock({ pets: 45, seed: 'x' });
+    again = await startStatefulMock({ pets: 45, seed: 'x' });
+  });
+  afterAll(async () => {
+    await Promise.all([mock?.close(), again?.close()]);
+  });
+
+  it('seeds 45 generated pets with the ids 1 to 45', () => {
+    expect(mock.seeded.map((pet) => pet.id)).toEqual(Array.from({ length: 45 }, (_, index) => index + 1));
+    expect(mock.seeded).not.toContainEqual(exampleValue('PetFound'));
+  });
+
+  it('seeds the same pets for the same seed', () => {
+    expect(again.seeded).toEqual(mock.seeded);
+  });
+
+  it.each<[string, { limit?: number }]>([
+    ['{ limit: 20 }', { limit: 20 }],
+    ['{ limit: 7 }', { limit: 7 }],
+    ['no limit (20 a page)', {}],
+  ])('lists them all through pages, with %s', async (_shown, query) => {
+    let pages = 0;
+    const client = createAnimalStoreClient({
+      baseUrl: `${mock.url}/v1`,
+      apiKey: mock.apiKey,
+      fetch: (request) => {
+        pages += 1;
+        return fetch(request);
+      },
+    });
+
+    expect(await collect(client.listAllPets(query), 50)).toEqual(mock.seeded);
+    expect(pages).toBe(Math.ceil(45 / (query.limit ?? 20)));
+  });
+
+  it('goes back to the same 45 pets on POST /__mock/reset', async () => {
+    const request = requester(() => mock);
+    const created = (await (
+      await request('/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":3}' })
+    ).json()) as Pet;
+    expect(created.id).toBe(46);
+
+    expect((await fetch(`${mock.url}/__mock/reset`, { method: 'POST' })).status).toBe(204);
+
+    expect((await request('/v1/pets/46')).status).toBe(404);
+    expect((await request('/v1/pets/45')).status).toBe(200);
   });
 });

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { loadContract } from '../../contract/index.ts';
 import type { ErrorBody } from '../../server/errors.ts';
 import { accepts } from '../spec/schema-validator.ts';
+import { defined } from '../support/defined.ts';
 
 interface Contract {
   components: {
@@ -50,7 +51,7 @@ export async function expectContractError(response: Response, status: number, co
   expect(body.message).toMatch(/\S/);
   if (details !== undefined) {
     expect(body.code).toBe('validation_failed');
-    expect((details as ErrorBody['details'])![0]!.message).toBe(body.message);
+    expect(defined((details as ErrorBody['details'])?.[0], 'a first entry in details').message).toBe(body.message);
   }
   for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toMatch(/^\d+$/);
   return body as unknown as ErrorBody;

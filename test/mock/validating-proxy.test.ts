@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { proxyViolations, type RunningMock, startValidatingProxy } from '../../mock/index.ts';
+import { defined } from '../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { exampleValue, headerExample, RATE_LIMIT_HEADERS } from './support.ts';
 
@@ -77,7 +78,7 @@ describe('startValidatingProxy', { timeout: 30_000 }, () => {
     expect(proxyViolations(response)).toEqual([]);
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', url: '/v1/pets?trace=1', body });
-    expect(received[0]!.headers).toMatchObject({
+    expect(received[0]?.headers).toMatchObject({
       'x-custom': 'kept',
       authorization: 'Bearer ask_some_key',
       'content-type': 'application/json',
@@ -101,7 +102,7 @@ describe('startValidatingProxy', { timeout: 30_000 }, () => {
     const response = await fetch(`${proxy.url}/v1/pets`, init);
 
     expect(received).toHaveLength(1);
-    expect(received[0]!.body).toBe(init.body ?? '');
+    expect(received[0]?.body).toBe(init.body ?? '');
     expect(proxyViolations(response)).toEqual([]);
     expect(response.status).toBe(400);
   });
@@ -160,7 +161,7 @@ describe('startValidatingProxy in front of the real server', { timeout: 60_000 }
   let apiKey: string;
   beforeAll(async () => {
     server = await startServerProcess({ DATABASE_PATH: ':memory:' });
-    apiKey = /^(ask_\S+)$/m.exec(server.output())![1]!;
+    apiKey = defined(/^(ask_\S+)$/m.exec(server.output())?.[1], 'an API key (ask_…) in the server output');
     proxy = await startValidatingProxy({ upstream: server.baseUrl });
   });
   afterAll(async () => {
@@ -176,7 +177,7 @@ describe('startValidatingProxy in front of the real server', { timeout: 60_000 }
       headers,
       body: JSON.stringify(exampleValue('NewPetWithStatus')),
     });
-    const location = created.headers.get('Location')!;
+    const location = defined(created.headers.get('Location'), 'a Location header on the 201');
     const answers = [
       created,
       await fetch(proxy.url + location, { headers }),

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../../contract/index.ts';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { operations, resolve } from '../../spec/contract.ts';
+import { defined } from '../../support/defined.ts';
 import {
   type ApiRequest,
   type ApiResponse,
@@ -92,8 +93,9 @@ describe.each(['createPet', 'listPets', 'getPet'] as const)('%s, against its sch
 describe('createPet, with integers written as JSON allows', () => {
   /** JSON spellings of one integral value other than plain digits: a zero fraction, an exponent. */
   const spellings = (value: number) => [`${value}.0`, `${value}e0`, `${value}.000E+0`, `${value}0e-1`];
+  const bodySchema = resolve(defined(bodySchemaOf('createPet'), "createPet's JSON body schema")) as Schema;
   const integerFields = new Set(
-    Object.entries(((resolve(bodySchemaOf('createPet')!) as Schema).properties ?? {}) as Record<string, unknown>)
+    Object.entries((bodySchema.properties ?? {}) as Record<string, unknown>)
       .filter(([, schema]) => (resolve(schema as Schema) as Schema).type === 'integer')
       .map(([name]) => name),
   );
@@ -115,7 +117,8 @@ describe('createPet, with integers written as JSON allows', () => {
     await fc.assert(
       fc.asyncProperty(requests, async (request) => {
         const response = await exchange(request);
-        const problems = acceptanceProblems({ ...request, json: JSON.parse(request.body!) }, response);
+        const json = JSON.parse(defined(request.body, 'the text of the request body'));
+        const problems = acceptanceProblems({ ...request, json }, response);
         throwIfProblems(request, response, problems);
       }),
       { numRuns: 60 },

@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import type { Pet } from '../../../server/store/pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { responseCase, statefulIt } from '../support/cases.ts';
 import { type ApiRequest, errorCode, expectStatus, send } from '../support/client.ts';
 import { createPet, EXAMPLE_NEW_PET, requestFromLink } from '../support/pets.ts';
@@ -33,7 +34,7 @@ describe('createPet: POST /pets', () => {
 
   statefulIt('answers the Location with the animal as created', async () => {
     const { pet, response } = await createPet({ ...EXAMPLE_NEW_PET, status: 'sold' });
-    const request = requestFromLink(response.headers.get('Location')!);
+    const request = requestFromLink(defined(response.headers.get('Location'), 'a Location header on the 201'));
     const fetched = await send('getPet', request);
     expectStatus(request, fetched, 200);
     expect(fetched.body).toEqual(pet);

@@ -1,6 +1,7 @@
 import type { HeaderObject } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { response as declared, header, resolve } from '../../spec/contract.ts';
+import { defined } from '../../support/defined.ts';
 import { onTarget, responseCase, statefulIt } from '../support/cases.ts';
 import { type ApiRequest, errorCode, expectStatus, send } from '../support/client.ts';
 import { createPet, LARGEST_ID } from '../support/pets.ts';
@@ -10,10 +11,10 @@ import { target } from '../support/target.ts';
 function deprecationHeaders(): Record<string, string> {
   const ok = declared('getPet', '200');
   return Object.fromEntries(
-    ['Deprecation', 'Sunset', 'Link'].map((name) => [
-      name,
-      (resolve((header(ok, name) as HeaderObject).schema!) as { const: string }).const,
-    ]),
+    ['Deprecation', 'Sunset', 'Link'].map((name) => {
+      const schema = defined((header(ok, name) as HeaderObject).schema, `a schema for getPet's ${name} header`);
+      return [name, (resolve(schema) as { const: string }).const];
+    }),
   );
 }
 

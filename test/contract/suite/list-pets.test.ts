@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import type { PetStatus } from '../../../server/store/pet-store.ts';
+import { defined } from '../../support/defined.ts';
 import { responseCase, statefulIt } from '../support/cases.ts';
 import { errorCode } from '../support/client.ts';
 import { createPets, listPets, nextLink, walkPages } from '../support/pets.ts';
@@ -47,7 +48,7 @@ describe('listPets: GET /pets', () => {
       const ids = pages.flat().map((pet) => pet.id);
       expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
       expect(ids).toEqual(expect.arrayContaining(created.map((pet) => pet.id)));
-      expect(pages.at(-1)!.length).toBeGreaterThan(0);
+      expect(defined(pages.at(-1), 'a last page').length).toBeGreaterThan(0);
       expect(links).toHaveLength(pages.length - 1);
       for (const page of pages.slice(0, -1)) expect(page).toHaveLength(2);
     },
@@ -60,7 +61,7 @@ describe('listPets: GET /pets', () => {
       const { response } = await listPets({ status: 'sold' });
       const link = nextLink(response);
       expect(link).toMatch(/^\/v1\/pets\?/);
-      const params = new URL(link!, 'http://link.invalid').searchParams;
+      const params = new URL(defined(link, 'a rel="next" link'), 'http://link.invalid').searchParams;
       expect({ limit: params.get('limit'), status: params.get('status'), cursor: params.get('cursor') }).toEqual({
         limit: '20',
         status: 'sold',
@@ -101,7 +102,11 @@ describe('listPets: GET /pets', () => {
     async (call) => {
       await createPets(3, 'available');
       const { response: first } = await listPets({ status: 'available', limit: '1' });
-      const cursor = new URL(nextLink(first)!, 'http://link.invalid').searchParams.get('cursor')!;
+      const link = defined(nextLink(first), 'a rel="next" link on the first page');
+      const cursor = defined(
+        new URL(link, 'http://link.invalid').searchParams.get('cursor'),
+        'a cursor in the next link',
+      );
       const response = await call({ path: '/pets', query: { status: 'sold', limit: '1', cursor } });
       expect(errorCode(response)).toBe('invalid_cursor');
     },

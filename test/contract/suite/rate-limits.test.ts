@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { defined } from '../../support/defined.ts';
 import { responseCase, statefulIt } from '../support/cases.ts';
 import { type ApiRequest, type ApiResponse, errorCode, expectStatus, send } from '../support/client.ts';
 import { validRequest } from '../support/pets.ts';
@@ -25,14 +26,14 @@ async function useUpWindow(key: string): Promise<Array<ReturnType<typeof rateLim
     expectStatus(request, response, 200);
     seen.push(rateLimitHeaders(response));
     expect(seen.length, 'requests allowed in one window').toBeLessThanOrEqual(FREE_PER_MINUTE);
-  } while (seen.at(-1)!.remaining > 0);
+  } while (defined(seen.at(-1), 'the rate-limit headers of the last answer').remaining > 0);
   return seen;
 }
 
 /** Each free-plan key is used up once per file and shared by the cases that need it limited. */
 const usedUp = new Map<string, Promise<Array<ReturnType<typeof rateLimitHeaders>>>>();
 async function limitedKey(index: number): Promise<string> {
-  const key = target.freePlanKeys[index]!;
+  const key = defined(target.freePlanKeys[index], `free-plan key ${index} of the target`);
   if (!target.capabilities.stateful) return key;
   if (!usedUp.has(key)) usedUp.set(key, useUpWindow(key));
   await usedUp.get(key);
@@ -53,8 +54,8 @@ describe('rate limits of every operation', () => {
   statefulIt(
     'counts each allowed request down in X-RateLimit-Remaining, against the free plan limit of 60 a minute',
     async () => {
-      await limitedKey(0);
-      const seen = await usedUp.get(target.freePlanKeys[0]!)!;
+      const key = await limitedKey(0);
+      const seen = await defined(usedUp.get(key), 'the rate-limit headers of the used-up window of free-plan key 0');
       expect(seen.map((headers) => headers.limit)).toEqual(Array(FREE_PER_MINUTE).fill(FREE_PER_MINUTE));
       expect(seen.map((headers) => headers.remaining)).toEqual(
         Array.from({ length: FREE_PER_MINUTE }, (_, index) => FREE_PER_MINUTE - 1 - index),

@@ -5,6 +5,7 @@ import type { ParameterObject } from 'openapi-typescript';
 import type { OperationId } from '../../../contract/index.ts';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { jsonContent, operation, requestBody, resolve } from '../../spec/contract.ts';
+import { defined } from '../../support/defined.ts';
 import { type ApiRequest, type ApiResponse, responseProblems } from './client.ts';
 import { invalidValues, type Schema, validValues } from './schema-arbitraries.ts';
 
@@ -43,7 +44,8 @@ const reshapesPath = (text: string) => text === '' || text === '.' || text === '
 function validText(parameter: ParameterObject): fc.Arbitrary<string> {
   const values = validValues(parameter.schema);
   const assigned =
-    parameter.in === 'path' && (resolve(parameter.schema!) as Schema).type === 'integer'
+    parameter.in === 'path' &&
+    (resolve(defined(parameter.schema, `a schema for path parameter ${parameter.name}`)) as Schema).type === 'integer'
       ? [fc.integer({ min: 1, max: 300 })]
       : [];
   return fc.oneof(values, ...assigned).map(String);
@@ -60,7 +62,9 @@ function build(operationId: OperationId, { query, path, json }: Parts): Generate
   return {
     operationId,
     method: operation(operationId).method,
-    path: operation(operationId).path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(path[name]!)),
+    path: operation(operationId).path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(defined(path[name], `a value for path parameter ${name}`)),
+    ),
     query,
     ...(json === undefined ? {} : { json }),
   };
@@ -156,7 +160,7 @@ export function acceptanceProblems(request: Generated, response: ApiResponse): s
       problems.push(`Location ${response.headers.get('Location')} is not /v1/pets/${pet.id}`);
   }
   if (request.operationId === 'getPet' && response.status === 200) {
-    const id = Number(decodeURIComponent(request.path.split('/').at(-1)!));
+    const id = Number(decodeURIComponent(defined(request.path.split('/').at(-1), 'a last path segment')));
     if ((response.body as Pet).id !== id) problems.push(`asked for id ${id}, got ${(response.body as Pet).id}`);
   }
   return problems;

@@ -1,13 +1,16 @@
 import { expect } from 'vitest';
 import type { NewPet, Pet } from '../../../server/store/pet-store.ts';
 import { jsonContent, namedExamples, requestBody } from '../../spec/contract.ts';
+import { defined } from '../../support/defined.ts';
 import { type ApiRequest, type ApiResponse, expectStatus, send } from './client.ts';
 import type { Endpoint } from './target.ts';
 import { target } from './target.ts';
 
 /** The contract's own minimal NewPet example, so the suite's valid body is the documented one. */
 export const EXAMPLE_NEW_PET = (() => {
-  const found = namedExamples(jsonContent(requestBody('createPet')!)).find(([name]) => name === 'NewPetMinimal');
+  const found = namedExamples(
+    jsonContent(defined(requestBody('createPet'), 'a request body of createPet in the contract')),
+  ).find(([name]) => name === 'NewPetMinimal');
   if (!found) throw new Error('The contract has no NewPetMinimal example');
   return found[1].value as NewPet;
 })();
