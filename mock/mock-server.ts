@@ -16,7 +16,7 @@ import { examplePets } from './example-pets.ts';
 import { createMockApp, type MockApp } from './mock-app.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { prismAnswers } from './prism-answers.ts';
-import { loadScenarios, SCENARIOS_FILE } from './scenarios.ts';
+import { loadScenarios, SCENARIOS_FILE, ScenarioError } from './scenarios.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MOCK_HOST = '127.0.0.1';
@@ -99,7 +99,7 @@ async function buildStaticMock(
   // A reload keeps the scenario chosen at run time, while the new contract still has it.
   const chosen = current?.settings.scenario ?? options.scenario ?? 'default';
   if (!scenarios.has(chosen))
-    throw new Error(`There is no scenario "${chosen}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
+    throw new ScenarioError(`There is no scenario "${chosen}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
   const prism = await prismAnswers(contract);
   const pets = options.dynamic
     ? await prism.generatePets(options.pets ?? DEFAULT_DYNAMIC_PETS, options.seed)

@@ -1,6 +1,7 @@
 // `npm run mock:stateful [-- --plan <plan>] [--pets <N>] [--seed <value>] [--scenario <name>] [--delay <ms|min-max>]`:
 // the real server on an in-memory database at http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded
 // from the contract's examples (or N generated pets), with a fixed key.
+import { loadContract, rateLimitRules } from '../contract/index.ts';
 import { readConfig } from '../server/config.ts';
 import { isPlan } from '../server/keys/plans.ts';
 import {
@@ -18,8 +19,11 @@ import { startStatefulMock } from './stateful.ts';
 
 await printAndExitOnFailure(async () => {
   const flags = readFlags({ plan: { type: 'string' } });
-  if (flags.plan !== undefined && !isPlan(flags.plan))
-    throw new UsageError(`--plan takes free, pro or business; got "${flags.plan}".`);
+  const fixedPlans = Object.entries(rateLimitRules(loadContract().document).plans)
+    .filter(([, limits]) => limits !== 'per-key')
+    .map(([plan]) => plan);
+  if (flags.plan !== undefined && (!isPlan(flags.plan) || !fixedPlans.includes(flags.plan)))
+    throw new UsageError(`--plan takes a plan with fixed limits (${fixedPlans.join(', ')}); got "${flags.plan}".`);
   const port = listenPort(process.env);
   const { logLevel } = readConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' });
   const origins = mockOrigins(process.env);

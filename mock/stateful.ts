@@ -23,7 +23,7 @@ import { createMockApp } from './mock-app.ts';
 import { MOCK_HOST, MOCK_PLAN, type RunningMock } from './mock-server.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { prismAnswers } from './prism-answers.ts';
-import { loadScenarios } from './scenarios.ts';
+import { loadScenarios, ScenarioError } from './scenarios.ts';
 
 /** Printed by `npm run mock:stateful` and documented in the README: it guards nothing real. */
 export const STATEFUL_MOCK_KEY = 'ask_development_stateful_mock_key_0000000000';
@@ -58,7 +58,7 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
   const scenarios = loadScenarios(contract);
   const scenario = options.scenario ?? 'default';
   if (!scenarios.has(scenario))
-    throw new Error(`There is no scenario "${scenario}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
+    throw new ScenarioError(`There is no scenario "${scenario}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
   if (plan !== undefined && rateLimitRules(contract.document).plans[plan] === 'per-key')
     throw new Error(`The ${plan} plan sets limits per key; choose a plan with fixed limits.`);
   const prism = await prismAnswers(contract);
