@@ -1,6 +1,7 @@
 // The mock: the service's own app (its routing, validation, paging, errors and rate-limit headers)
 // on a mock's storage and keys, with the mock's additions in front of it: scenarios, delays,
 // faults, and the `/__mock/*` endpoints that switch them.
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +9,7 @@ import { Hono } from 'hono';
 import type { Contract } from '../contract/index.ts';
 import { answerErrors } from '../server/answer-errors.ts';
 import { type AppDeps, createApp } from '../server/app.ts';
+import { systemClock } from '../server/clock.ts';
 import { ApiError } from '../server/errors.ts';
 import type { Fetch } from '../server/http/create-server.ts';
 import type { AppEnv } from '../server/http-types.ts';
@@ -17,16 +19,18 @@ import { type CorsExtras, corsFor } from '../server/middleware/cors.ts';
 import { answerNotFound } from '../server/not-found.ts';
 import type { PetStore } from '../server/store/pet-store.ts';
 import { answerChosen, type Choices } from './chosen-answer.ts';
+import { CollectionStore } from './collection-store.ts';
 import { delayMs } from './delay.ts';
 import type { PrismAnswers } from './prism-answers.ts';
 import { ChoiceError, type MockSettings, readRequestChoice } from './request-choice.ts';
-import type { Scenario } from './scenarios.ts';
+import { type Scenario, scenarioNamed } from './scenarios.ts';
 
-export interface MockAppOptions extends Omit<AppDeps, 'pets' | 'contract' | 'beforeHandler' | 'corsOrigins'> {
+export interface MockAppOptions extends Pick<AppDeps, 'keys' | 'limiters'> {
   contract: Contract;
-  /** The pets the mock serves, and the ones it serves in a scenario without pets. */
-  pets: Record<Scenario['pets'], PetStore>;
+  /** The pets the mock serves (in a scenario without pets, it serves none). */
+  pets: PetStore;
   prism: PrismAnswers;
+  /** The scenarios, the one in force (checked to be one of them) and the start's `--delay`. */
   settings: MockSettings;
   /** The scenario `POST /__mock/reset` returns to: the start's; `settings.scenario` when not given. */
   startScenario?: string;
@@ -49,15 +53,25 @@ export interface MockApp {
 export function createMockApp(options: MockAppOptions): MockApp {
   const { contract, prism, settings } = options;
   const startScenario = options.startScenario ?? settings.scenario;
+  scenarioNamed(settings.scenarios, startScenario);
+  scenarioNamed(settings.scenarios, settings.scenario);
   const choices: Choices = new WeakMap();
+  const cursorSecret = randomBytes(32);
   const appFor = (pets: PetStore) =>
     createApp({
       ...options,
       pets,
+      clock: systemClock,
+      cursorSecret,
+      // Requests without a key are counted by address; a mock on a developer's machine has one.
+      clientAddress: () => 'local',
       corsExtras: MOCK_CORS,
       beforeHandler: (operation) => answerChosen(operation, contract.basePath, prism, choices),
     });
-  const apps = { examples: appFor(options.pets.examples), none: appFor(options.pets.none) };
+  const apps: Record<Scenario['pets'], Hono<AppEnv>> = {
+    examples: appFor(options.pets),
+    none: appFor(new CollectionStore([])),
+  };
   const admin = adminRoutes(options, () => {
     settings.scenario = startScenario;
   });

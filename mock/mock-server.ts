@@ -16,7 +16,7 @@ import { examplePets } from './example-pets.ts';
 import { createMockApp, type MockApp } from './mock-app.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { prismAnswers } from './prism-answers.ts';
-import { loadScenarios, SCENARIOS_FILE, ScenarioError } from './scenarios.ts';
+import { loadScenarios, SCENARIOS_FILE } from './scenarios.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MOCK_HOST = '127.0.0.1';
@@ -96,10 +96,10 @@ async function buildStaticMock(
   current: MockApp | undefined,
 ): Promise<MockApp> {
   const scenarios = loadScenarios(contract, options.scenariosFile ?? SCENARIOS_FILE);
-  // A reload keeps the scenario chosen at run time, while the new contract still has it.
-  const chosen = current?.settings.scenario ?? options.scenario ?? 'default';
-  if (!scenarios.has(chosen))
-    throw new ScenarioError(`There is no scenario "${chosen}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
+  const startScenario = options.scenario ?? 'default';
+  // A reload keeps the scenario chosen at run time, while the new scenarios still have it.
+  const inForce = current?.settings.scenario;
+  const scenario = inForce !== undefined && scenarios.has(inForce) ? inForce : startScenario;
   const prism = await prismAnswers(contract);
   const pets = options.dynamic
     ? await prism.generatePets(options.pets ?? DEFAULT_DYNAMIC_PETS, options.seed)
@@ -107,20 +107,15 @@ async function buildStaticMock(
   const rules = rateLimitRules(contract.document);
   if (rules.plans[MOCK_PLAN] === undefined) throw new Error(`The contract has no plan ${MOCK_PLAN}.`);
   const limiter = countingLimiter(systemClock);
-  const startScenario = options.scenario ?? 'default';
   return createMockApp({
     contract,
     prism,
-    startScenario: scenarios.has(startScenario) ? startScenario : chosen,
-    settings: { scenarios, scenario: chosen, ...(options.delay && { delay: options.delay }) },
-    pets: { examples: new CollectionStore(pets), none: new CollectionStore([]) },
+    startScenario,
+    settings: { scenarios, scenario, ...(options.delay && { delay: options.delay }) },
+    pets: new CollectionStore(pets),
     keys: new AnyKeyStore(MOCK_PLAN),
     limiters: { keys: limiter, addresses: limiter },
-    clock: systemClock,
     logger: createLogger('warn'),
-    cursorSecret: randomBytes(32),
-    // Every key is valid here, so only requests without one are counted by address: all as one.
-    clientAddress: () => MOCK_HOST,
     corsOrigins: options.corsOrigins ?? localOrigins,
     resetData: async () => limiter.reset(),
   });

@@ -61,14 +61,16 @@ export function readRequestChoice(
     );
   }
 
-  const delayText = prefer.get('delay') ?? query.get('__delay');
-  const faultText = prefer.get('fault') ?? query.get('__fault');
-  const codeText = prefer.get('code') ?? query.get('__code');
-  const example = prefer.get('example') ?? query.get('__example') ?? undefined;
-  const dynamicText = prefer.get('dynamic') ?? query.get('__dynamic');
+  /** The request's own `Prefer: <name>=`, else its `?__<name>=`. */
+  const asked = (name: string) => prefer.get(name) ?? query.get(`__${name}`) ?? undefined;
+  const delayText = asked('delay');
+  const faultText = asked('fault');
+  const codeText = asked('code');
+  const example = asked('example');
+  const dynamicText = asked('dynamic');
 
   let delay = scenario.delay ?? settings.delay;
-  if (delayText !== undefined && delayText !== null) {
+  if (delayText !== undefined) {
     delay = parseDelay(delayText);
     if (!delay)
       throw new ChoiceError(
@@ -76,18 +78,18 @@ export function readRequestChoice(
       );
   }
   let fault = scenario.fault;
-  if (faultText !== undefined && faultText !== null) {
+  if (faultText !== undefined) {
     if (!FAULTS.includes(faultText as Fault))
       throw new ChoiceError(`The fault "${faultText}" is not one the mock knows; use one of ${FAULTS.join(', ')}.`);
     fault = faultText as Fault;
   }
   const explicit: ExplicitAnswer = {};
-  if (codeText !== undefined && codeText !== null) {
+  if (codeText !== undefined) {
     if (!/^[1-5]\d\d$/.test(codeText)) throw new ChoiceError(`The code "${codeText}" is not an HTTP status.`);
     explicit.status = Number(codeText);
   }
   if (example !== undefined) explicit.example = example;
-  if (dynamicText !== undefined && dynamicText !== null) {
+  if (dynamicText !== undefined) {
     if (dynamicText !== 'true' && dynamicText !== 'false')
       throw new ChoiceError(`The dynamic preference "${dynamicText}" must be true or false.`);
     explicit.dynamic = dynamicText === 'true';

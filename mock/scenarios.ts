@@ -114,6 +114,14 @@ function readScenario(
   };
 }
 
+/** The scenario called `name`; a ScenarioError naming the known ones when there is none. */
+export function scenarioNamed(scenarios: Scenarios, name: string): Scenario {
+  const scenario = scenarios.get(name);
+  if (!scenario)
+    throw new ScenarioError(`There is no scenario "${name}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
+  return scenario;
+}
+
 /** `answer` if it names a response `operation` declares (and one of that response's examples). */
 export function checkedAnswer(
   operation: ContractOperation,

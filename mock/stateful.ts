@@ -15,7 +15,6 @@ import { createLogger, type LogLevel } from '../server/logger.ts';
 import type { Pet } from '../server/store/pet-store.ts';
 import { SqlitePetStore } from '../server/store/sqlite-pet-store.ts';
 import { statement } from '../server/store/statement-cache.ts';
-import { CollectionStore } from './collection-store.ts';
 import { countingLimiter } from './counting-limiter.ts';
 import type { Delay } from './delay.ts';
 import { examplePets } from './example-pets.ts';
@@ -23,7 +22,7 @@ import { createMockApp } from './mock-app.ts';
 import { MOCK_HOST, MOCK_PLAN, type RunningMock } from './mock-server.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { prismAnswers } from './prism-answers.ts';
-import { loadScenarios, ScenarioError } from './scenarios.ts';
+import { loadScenarios, scenarioNamed } from './scenarios.ts';
 
 /** Printed by `npm run mock:stateful` and documented in the README: it guards nothing real. */
 export const STATEFUL_MOCK_KEY = 'ask_development_stateful_mock_key_0000000000';
@@ -56,9 +55,7 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
   const { port = 0, corsOrigins = localOrigins, logLevel = 'warn', plan } = options;
   const contract = loadContract();
   const scenarios = loadScenarios(contract);
-  const scenario = options.scenario ?? 'default';
-  if (!scenarios.has(scenario))
-    throw new ScenarioError(`There is no scenario "${scenario}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
+  const scenario = scenarioNamed(scenarios, options.scenario ?? 'default').name;
   if (plan !== undefined && rateLimitRules(contract.document).plans[plan] === 'per-key')
     throw new Error(`The ${plan} plan sets limits per key; choose a plan with fixed limits.`);
   const prism = await prismAnswers(contract);
@@ -82,13 +79,10 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     contract,
     prism,
     settings: { scenarios, scenario, ...(options.delay && { delay: options.delay }) },
-    pets: { examples: pets, none: new CollectionStore([]) },
+    pets,
     keys,
     limiters,
-    clock: systemClock,
     logger: createLogger(logLevel),
-    cursorSecret: randomBytes(32),
-    clientAddress: () => MOCK_HOST,
     corsOrigins,
     resetData: async () => {
       statement(db, 'DELETE FROM pets').run();

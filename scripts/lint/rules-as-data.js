@@ -45,7 +45,22 @@ const RATE_LIMITS_SCHEMA = {
   },
 };
 
-const validateRateLimits = new Ajv2020({ allErrors: true }).compile(RATE_LIMITS_SCHEMA);
+const fitsRateLimits = shapeCheck('x-rate-limits', RATE_LIMITS_SCHEMA);
+
+/**
+ * A check that the value of the extension `name` fits `schema`: it reports every misfit at
+ * `location` and answers whether the value fits.
+ */
+function shapeCheck(name, schema) {
+  const validate = new Ajv2020({ allErrors: true }).compile(schema);
+  return (value, location, ctx) => {
+    if (validate(value)) return true;
+    for (const error of validate.errors ?? []) {
+      ctx.report({ message: `${name}${error.instancePath.replaceAll('/', '.')} ${error.message}.`, location });
+    }
+    return false;
+  };
+}
 
 function RateLimitsShape() {
   return {
@@ -54,15 +69,7 @@ function RateLimitsShape() {
         const rules = scheme['x-rate-limits'];
         if (rules === undefined) return;
         const location = ctx.location.child('x-rate-limits');
-        if (!validateRateLimits(rules)) {
-          for (const error of validateRateLimits.errors ?? []) {
-            ctx.report({
-              message: `x-rate-limits${error.instancePath.replaceAll('/', '.')} ${error.message}.`,
-              location,
-            });
-          }
-          return;
-        }
+        if (!fitsRateLimits(rules, location, ctx)) return;
         const withoutKey = rules.plans[rules.withoutKey];
         if (withoutKey === undefined || withoutKey === 'per-key') {
           ctx.report({
@@ -134,7 +141,7 @@ const ERROR_CODES_SCHEMA = {
   },
 };
 
-const validateErrorCodes = new Ajv2020({ allErrors: true }).compile(ERROR_CODES_SCHEMA);
+const fitsErrorCodes = shapeCheck('x-error-codes', ERROR_CODES_SCHEMA);
 
 /** `x-error-codes` gives each value of the enum beside it, and nothing else, a status and a meaning. */
 function ErrorCodes() {
@@ -144,15 +151,7 @@ function ErrorCodes() {
         const codes = schema['x-error-codes'];
         if (codes === undefined) return;
         const location = ctx.location.child('x-error-codes');
-        if (!validateErrorCodes(codes)) {
-          for (const error of validateErrorCodes.errors ?? []) {
-            ctx.report({
-              message: `x-error-codes${error.instancePath.replaceAll('/', '.')} ${error.message}.`,
-              location,
-            });
-          }
-          return;
-        }
+        if (!fitsErrorCodes(codes, location, ctx)) return;
         const values = schema.enum;
         if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) {
           ctx.report({ message: '`x-error-codes` stands beside no `enum` of codes.', location });
