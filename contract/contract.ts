@@ -7,9 +7,11 @@ import {
   type JsonObject,
   type JsonSchema,
   type OpenApiDocument,
+  type OperationObject,
   operationObjects,
   readDocument,
   resolveRef,
+  type ServerObject,
 } from './document.ts';
 import { maxBodyBytes } from './rate-limit-rules.ts';
 
@@ -63,6 +65,8 @@ export interface ContractOperation {
   /** Declared responses by status code. */
   responses: Record<string, ContractResponse>;
   deprecation?: Deprecation;
+  /** Marked `security: []`: served without a key and outside the rate limits (the health probes). */
+  isPublic: boolean;
   /** The operation object as the document writes it. */
   definition: JsonObject;
 }
@@ -93,8 +97,10 @@ export class Contract {
 
   constructor(document: OpenApiDocument) {
     this.document = document;
-    this.basePath = basePathOf(document);
-    this.operations = operationObjects(document).map((found) => readOperation(document, this.basePath, found));
+    this.basePath = basePathOf(document.servers);
+    this.operations = operationObjects(document).map((found) =>
+      readOperation(document, found.pathServers ? basePathOf(found.pathServers) : this.basePath, found),
+    );
     for (const operation of this.operations) {
       if (operation.definition.deprecated === true) {
         operation.deprecation = readDeprecation(operation, (operationId) => this.operation(operationId).servedPath);
@@ -146,12 +152,12 @@ export function loadContract(): Contract {
 }
 
 /**
- * The path every server URL of the contract shares (`/v1`), with their variables at their
- * defaults; empty when the contract names no server.
+ * The path every URL of `servers` shares (`/v1`), with their variables at their defaults;
+ * empty when there is no server.
  */
-function basePathOf(document: OpenApiDocument): string {
+function basePathOf(servers: ServerObject[] = []): string {
   const basePaths = new Set(
-    (document.servers ?? []).map((server) => {
+    servers.map((server) => {
       const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
       return new URL(url, 'http://localhost').pathname.replace(/\/$/, '');
     }),
@@ -164,7 +170,7 @@ function basePathOf(document: OpenApiDocument): string {
 function readOperation(
   document: OpenApiDocument,
   basePath: string,
-  { path, method, pathParameters, definition }: ReturnType<typeof operationObjects>[number],
+  { path, method, pathParameters, definition }: OperationObject,
 ): ContractOperation {
   const parameters = [...pathParameters, ...((definition.parameters as unknown[] | undefined) ?? [])].map((node) =>
     readParameter(document, node),
@@ -174,6 +180,8 @@ function readOperation(
     responses[status] = readResponse(document, node);
   }
   const servedPath = basePath + path;
+  // `security: []` on the operation: no key is asked, so no rate limit counts it either.
+  const isPublic = Array.isArray(definition.security) && definition.security.length === 0;
   return {
     operationId: definition.operationId as OperationId,
     method,
@@ -185,6 +193,7 @@ function readOperation(
     bodySchema: jsonBodySchema(document, definition.requestBody),
     maxBodyBytes: maxBodyBytes(definition),
     responses,
+    isPublic,
     definition,
   };
 }

@@ -5,10 +5,15 @@ import { readFileSync } from 'node:fs';
 export type JsonObject = Record<string, unknown>;
 export type JsonSchema = JsonObject;
 
+export interface ServerObject {
+  url: string;
+  variables?: Record<string, { default: string }>;
+}
+
 /** The parts of an OpenAPI 3.1 bundle read here; the rest passes through untouched. */
 export interface OpenApiDocument extends JsonObject {
   info: { title: string; version: string };
-  servers?: { url: string; variables?: Record<string, { default: string }> }[];
+  servers?: ServerObject[];
   paths: Record<string, JsonObject>;
   components?: Record<string, Record<string, unknown>>;
 }
@@ -53,6 +58,8 @@ export interface OperationObject {
   method: string;
   /** The path item's parameters, which apply to each of its operations. */
   pathParameters: unknown[];
+  /** The path item's own `servers`, which replace the document's for its operations. */
+  pathServers: ServerObject[] | undefined;
   /** The operation object itself, as it stands in `document` (not a copy). */
   definition: JsonObject;
 }
@@ -63,11 +70,18 @@ export function operationObjects(document: object): OperationObject[] {
   return Object.entries(paths).flatMap(([path, node]) => {
     const pathItem = resolveRef<JsonObject>(document, node);
     const pathParameters = (pathItem.parameters as unknown[] | undefined) ?? [];
+    const pathServers = pathItem.servers as ServerObject[] | undefined;
     return HTTP_METHODS.flatMap((method) => {
       const node = pathItem[method];
       if (node === undefined) return [];
       return [
-        { path, method: method.toUpperCase(), pathParameters, definition: resolveRef<JsonObject>(document, node) },
+        {
+          path,
+          method: method.toUpperCase(),
+          pathParameters,
+          pathServers,
+          definition: resolveRef<JsonObject>(document, node),
+        },
       ];
     });
   });

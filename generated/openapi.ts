@@ -61,6 +61,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is the process alive
+         * @description Answers `200` as long as the process can answer HTTP at all: a liveness probe. It asks no
+         *     backing service, needs no API key and counts against no rate limit, so its answers carry
+         *     no `X-RateLimit-*` headers.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Can the instance serve requests
+         * @description Answers `200` when the instance's storage and rate limiter both answer, and `503` when one
+         *     of them does not or the instance is stopping: a readiness probe, so a load balancer sends
+         *     requests only to instances that can serve them. It needs no API key and counts against no
+         *     rate limit, so its answers carry no `X-RateLimit-*` headers.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -134,6 +179,28 @@ export interface components {
             categoryId: components["schemas"]["CategoryId"];
             /** @default available */
             status?: components["schemas"]["PetStatus"];
+        };
+        /** @description The process answers. */
+        Health: {
+            /** @constant */
+            status: "alive";
+        };
+        /**
+         * @description Whether the backing service answered the probe (within about a second).
+         * @enum {string}
+         */
+        CheckResult: "ok" | "unavailable";
+        /** @description Whether the instance can serve requests, and the state of each backing service. */
+        Readiness: {
+            /**
+             * @description `ready` when every check is `ok`; `stopping` once the instance has been asked to stop; `unavailable` otherwise.
+             * @enum {string}
+             */
+            status: "ready" | "unavailable" | "stopping";
+            checks: {
+                storage: components["schemas"]["CheckResult"];
+                limiter: components["schemas"]["CheckResult"];
+            };
         };
     };
     responses: {
@@ -509,6 +576,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The storage and the rate limiter answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description A backing service does not answer, or the instance is stopping. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After-Unavailable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

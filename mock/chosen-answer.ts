@@ -17,10 +17,12 @@ export type Choices = WeakMap<Request, RequestChoice | ChoiceError>;
 
 export function answerChosen(
   operation: ContractOperation,
-  basePath: string,
   prism: PrismAnswers,
   choices: Choices,
 ): MiddlewareHandler<AppEnv> {
+  // Prism routes the path as the document writes it: without the operation's own base path,
+  // `/v1` for the API, none for the probes served beside it.
+  const basePath = operation.servedPath.slice(0, operation.servedPath.length - operation.path.length);
   return async (c, next) => {
     const choice = choices.get(c.req.raw);
     if (choice instanceof ChoiceError) throw new ApiError(400, 'validation_failed', choice.message);
@@ -54,7 +56,8 @@ function chosenAnswer(
     return { ...chosen, dynamic: explicit.dynamic === true && status < 400 };
   }
   if (explicit.dynamic) return { status: firstSuccess(operation), dynamic: true };
-  if (fault === 'unavailable') return { status: 503 };
+  // Where the operation declares a 503: `/healthz` answers as long as the process does.
+  if (fault === 'unavailable' && operation.responses['503']) return { status: 503 };
   return scenario.answers[operation.operationId];
 }
 

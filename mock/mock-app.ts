@@ -51,7 +51,7 @@ export interface MockApp {
 }
 
 export function createMockApp(options: MockAppOptions): MockApp {
-  const { contract, prism, settings } = options;
+  const { prism, settings } = options;
   const startScenario = options.startScenario ?? settings.scenario;
   scenarioNamed(settings.scenarios, startScenario);
   scenarioNamed(settings.scenarios, settings.scenario);
@@ -66,7 +66,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       // Requests without a key are counted by address; a mock on a developer's machine has one.
       clientAddress: () => 'local',
       corsExtras: MOCK_CORS,
-      beforeHandler: (operation) => answerChosen(operation, contract.basePath, prism, choices),
+      beforeHandler: (operation) => answerChosen(operation, prism, choices),
     });
   const apps: Record<Scenario['pets'], Hono<AppEnv>> = {
     examples: appFor(options.pets),

@@ -8,9 +8,14 @@ import { type Contract, type OpenApiDocument, operationObjects } from '../contra
 export function prismDocument(contract: Contract): OpenApiDocument {
   const document = structuredClone(contract.document);
   const operations = operationObjects(document).map(({ definition }) => definition);
-  // Prism ignores the base path of `servers` and would serve `/pets`; the service serves `/v1/pets`.
+  // Prism ignores the base path of `servers` and would serve `/pets`; the service serves `/v1/pets`,
+  // and the probes, whose path items name servers of their own, beside it: `/healthz`.
+  const servedPaths = new Map(contract.operations.map(({ path, servedPath }) => [path, servedPath]));
   document.paths = Object.fromEntries(
-    Object.entries(document.paths).map(([key, pathItem]) => [contract.basePath + key, pathItem]),
+    Object.entries(document.paths).map(([key, pathItem]) => {
+      delete pathItem.servers;
+      return [servedPaths.get(key) ?? contract.basePath + key, pathItem];
+    }),
   );
   delete document.servers;
   for (const operation of operations) {

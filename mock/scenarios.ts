@@ -90,9 +90,10 @@ function readScenario(
   if (!isObject(answers)) throw problem('has answers that are not a mapping of operationIds to responses.');
   const chosen: Record<string, ChosenAnswer> = {};
   for (const [operationId, answer] of Object.entries(answers)) {
+    // `all` is every operation behind the key: the probes (`security: []`) answer no 401 or 429.
     const operations =
       operationId === ALL_OPERATIONS
-        ? contract.operations
+        ? contract.operations.filter((operation) => !operation.isPublic)
         : [contract.operations.find((operation) => operation.operationId === operationId)];
     for (const operation of operations) {
       if (!operation)

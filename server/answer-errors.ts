@@ -3,22 +3,30 @@ import { HTTPException } from 'hono/http-exception';
 import { clientAborted, clientClosedRequest } from './client-abort.ts';
 import { ApiError, errorBody } from './errors.ts';
 import type { AppEnv } from './http-types.ts';
+import { LimiterUnavailableError } from './limiter/limiter-error.ts';
 import type { Logger } from './logger.ts';
 import { StorageUnavailableError } from './store/storage-error.ts';
 
-/** Long enough for an operator to free disk space or for a lock to clear, short enough for a client to wait. */
-const STORAGE_RETRY_AFTER_SECONDS = 5;
+/**
+ * Long enough for an operator to free disk space, for a lock to clear or for a backing service to
+ * come back, short enough for a client to wait.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Whatever is thrown while a request is handled becomes the contract's Error body, here and nowhere else. */
 export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof ApiError) return c.json(error.body, error.status, error.headers);
     if (clientAborted(error, c.req.raw)) return clientClosedRequest();
-    if (error instanceof StorageUnavailableError) {
-      logger.error({ requestId: c.get('requestId'), event: 'storage_unavailable', reason: error.reason });
-      const retryAfter = String(STORAGE_RETRY_AFTER_SECONDS);
+    if (error instanceof StorageUnavailableError || error instanceof LimiterUnavailableError) {
+      const [event, what] =
+        error instanceof StorageUnavailableError
+          ? ['storage_unavailable', 'its storage']
+          : ['limiter_unavailable', 'its rate limiter'];
+      logger.error({ requestId: c.get('requestId'), event, reason: error.reason });
+      const retryAfter = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
       // The reason stays in the log: the client learns only that nothing was done and when to retry.
-      const message = `The service cannot reach its storage right now, so nothing was changed; retry after ${retryAfter} seconds.`;
+      const message = `The service cannot reach ${what} right now, so nothing was changed; retry after ${retryAfter} seconds.`;
       return c.json(errorBody(503, 'service_unavailable', message), 503, { 'Retry-After': retryAfter });
     }
     if (error instanceof HTTPException && error.status < 500) {

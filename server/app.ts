@@ -26,11 +26,12 @@ import { deprecationHeaders } from './middleware/deprecation-headers.ts';
 import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
 import { identifyCaller } from './middleware/identify-caller.ts';
 import { requireJsonContentType } from './middleware/json-content-type.ts';
-import { answerMethodNotAllowed } from './middleware/method-not-allowed.ts';
+import { allowOnly, answerMethodNotAllowed } from './middleware/method-not-allowed.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { requireApiKey } from './middleware/require-api-key.ts';
 import { answerNotFound } from './not-found.ts';
 import { createCursorCodec } from './pagination/cursor.ts';
+import type { ReadinessProbes } from './readiness.ts';
 import type { PetStore } from './store/pet-store.ts';
 
 export interface AppDeps {
@@ -57,30 +58,23 @@ export interface AppDeps {
    * handler's place (the mocks answer the response a scenario or `Prefer` chooses here).
    */
   beforeHandler?: (operation: ContractOperation) => MiddlewareHandler<AppEnv>;
+  /**
+   * What `GET /readyz` asks. By default the storage is asked for one pet, the limiter (in
+   * process memory) always answers, and the instance is never stopping.
+   */
+  readiness?: ReadinessProbes;
 }
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const contract = deps.contract ?? loadContract();
   const validator = requestValidator(contract);
-  const handlers = createHandlers(deps.pets, createCursorCodec(deps.cursorSecret), contract.basePath);
-  const app = new Hono<AppEnv>();
-
-  app.use(requestId());
-  app.use(accessLog(deps.logger));
-  if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length)
-    app.use(corsFor(deps.corsOrigins, [...new Set(contract.paths.flatMap((path) => path.allow))], deps.corsExtras));
-  for (const operation of contract.operations) {
-    if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));
-  }
-  // Before rate limiting and authentication: the docs, the contract and the index need no key and count against no window.
-  app.route('/', docsRoutes());
-  app.route('/', indexRoute(contract));
-  app.use(identifyCaller(deps.keys));
-  app.use(rateLimit({ ...deps, rules: rateLimitRules(contract.document) }));
-  app.use(requireApiKey());
-  app.use(answerMethodNotAllowed(app));
-
-  for (const operation of contract.operations) {
+  const probes = deps.readiness ?? {
+    storage: async () => void (await deps.pets.list({ limit: 1 })),
+    limiter: async () => {},
+    stopping: () => false,
+  };
+  const handlers = createHandlers(deps.pets, createCursorCodec(deps.cursorSecret), contract.basePath, probes);
+  const route = (operation: ContractOperation) => {
     const handler = handlers[operation.operationId] as Handler<typeof operation.operationId>;
     app.on(
       operation.method,
@@ -90,7 +84,33 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
       (c) => handler(c, c.get('input') as HandlerInput<typeof operation.operationId>),
     );
+  };
+  const app = new Hono<AppEnv>();
+
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length)
+    app.use(corsFor(deps.corsOrigins, [...new Set(contract.paths.flatMap((path) => path.allow))], deps.corsExtras));
+  for (const operation of contract.operations) {
+    if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));
   }
+  // Before rate limiting and authentication: the docs, the contract, the index and the probes
+  // need no key and count against no window.
+  app.route('/', docsRoutes());
+  app.route('/', indexRoute(contract));
+  for (const path of contract.paths) {
+    const publicOperations = path.operations.filter((operation) => operation.isPublic);
+    // A probe's path asked with another method is a 405 before any key is asked for.
+    if (publicOperations.length === path.operations.length)
+      for (const operation of publicOperations) app.use(operation.routePath, allowOnly(path.allow));
+    for (const operation of publicOperations) route(operation);
+  }
+  app.use(identifyCaller(deps.keys));
+  app.use(rateLimit({ ...deps, rules: rateLimitRules(contract.document) }));
+  app.use(requireApiKey());
+  app.use(answerMethodNotAllowed(app));
+
+  for (const operation of contract.operations) if (!operation.isPublic) route(operation);
 
   app.notFound(answerNotFound);
   app.onError(answerErrors(deps.logger));

@@ -24,6 +24,8 @@ export interface CommandContext {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   databasePath: string;
+  /** The process's environment, for a tool that reads more of it than DATABASE_PATH (DATABASE_URL). */
+  env: NodeJS.ProcessEnv;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function runAsProcess(
       stdout: process.stdout,
       stderr: process.stderr,
       databasePath: databasePathFrom(process.env),
+      env: process.env,
     });
   } catch (error) {
     process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -10,6 +10,8 @@ export interface Config {
   trustProxy: boolean;
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /** How long after SIGTERM new requests are still taken while /readyz fails, so a balancer stops sending them first. */
+  shutdownDelayMs: number;
 }
 
 const DEFAULT_DATABASE_PATH = 'data/animal-store.db';
@@ -27,6 +29,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     corsOrigins: corsOriginsOf(env),
     trustProxy: flag(env, 'TRUST_PROXY'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
   };
 }
 
@@ -35,7 +38,8 @@ export function databasePathFrom(env: NodeJS.ProcessEnv): string {
   return env.DATABASE_PATH || DEFAULT_DATABASE_PATH;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** The whole number in the variable `name`, `fallback` when unset; a ConfigError outside `min` to `max`. */
+export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

@@ -1,11 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { clientAddressResolver } from './client-address.ts';
 import { ConfigError, readConfig } from './config.ts';
+import { type Deployment, openDeployment } from './deployment.ts';
 import type { Fetch } from './http/create-server.ts';
 import { ensureDevelopmentKey } from './keys/development-key.ts';
 import { listen } from './listen.ts';
 import { batchedStdout, createLogger } from './logger.ts';
-import { openService, type Service } from './service.ts';
 import { checkDatabaseFile, listenFailure, StartupError } from './startup-checks.ts';
+import { databaseUrlFrom } from './store/open-storage.ts';
+import { StorageUnavailableError } from './store/storage-error.ts';
 
 function readConfigOrExit() {
   try {
@@ -25,8 +28,8 @@ const logger = createLogger(config.logLevel, stdout);
 
 // The port is taken before the database is opened, so a busy port stops the start before anything
 // is created or printed. A request that arrives in between waits for the service.
-let serviceOpened: (service: Service) => void = () => {};
-const serviceReady = new Promise<Service>((resolve) => (serviceOpened = resolve));
+let serviceOpened: (service: Deployment) => void = () => {};
+const serviceReady = new Promise<Deployment>((resolve) => (serviceOpened = resolve));
 let handle: Fetch = async (request, env) => (await serviceReady).app.fetch(request, env);
 
 async function start() {
@@ -34,9 +37,9 @@ async function start() {
   const listening = await listen(serveOnceReady, config.host, config.port, { logger }).catch((error: unknown) => {
     throw listenFailure(error, config.host, config.port);
   });
-  checkDatabaseFile(config.databasePath);
-  const service = openService({
-    databasePath: config.databasePath,
+  if (databaseUrlFrom(process.env) === undefined) checkDatabaseFile(config.databasePath);
+  const service = await openDeployment({
+    env: process.env,
     logger,
     clientAddress: clientAddressResolver(config.trustProxy),
     corsOrigins: config.corsOrigins,
@@ -45,16 +48,20 @@ async function start() {
 }
 
 const { listening, service } = await start().catch((error: unknown) => {
-  if (!(error instanceof StartupError)) throw error;
+  if (!(error instanceof StartupError || error instanceof ConfigError || error instanceof StorageUnavailableError))
+    throw error;
   process.stderr.write(`${error.message}\n`);
-  process.exit(1);
+  process.exit(error instanceof ConfigError ? 2 : 1);
 });
 handle = service.app.fetch;
 serviceOpened(service);
 
-if ((await service.keys.count()) === 0) await ensureDevelopmentKey(service.keys, print);
+const { keys } = service.storage;
+if ((await keys.count()) === 0) await ensureDevelopmentKey(keys, print);
 else print('To create an API key: npm run keys -- create --plan free');
-print(`Animal Store API listening on ${listening.origin}/v1 (database: ${config.databasePath})`);
+print(
+  `Animal Store API listening on ${listening.origin}/v1 (data: ${service.storage.description}; rate limits ${service.limiterDescription})`,
+);
 print(`Reference docs at ${listening.origin}/docs`);
 
 let stopping = false;
@@ -62,10 +69,13 @@ function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   print(`${signal} received: finishing requests in flight, then stopping.`);
-  void listening.closeGracefully(config.shutdownTimeoutMs).finally(() => {
-    service.close();
-    process.exit(0);
-  });
+  // /readyz fails from now on; requests are still taken for SHUTDOWN_DELAY_MS, until a load
+  // balancer has seen it and stopped sending them.
+  service.stopTakingRequests();
+  void sleep(config.shutdownDelayMs)
+    .then(() => listening.closeGracefully(config.shutdownTimeoutMs))
+    .then(() => service.close())
+    .finally(() => process.exit(0));
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

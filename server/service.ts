@@ -5,9 +5,10 @@ import { type Clock, systemClock } from './clock.ts';
 import { type Database, openDatabase } from './database.ts';
 import type { AppEnv } from './http-types.ts';
 import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
-import { createMemoryRateLimiter, type MemoryRateLimiter } from './limiter/memory-rate-limiter.ts';
+import { type MemoryRateLimiter, memoryLimiters } from './limiter/memory-rate-limiter.ts';
 import { banPolicy } from './limiter/rate-policy.ts';
 import { SqlitePetStore } from './store/sqlite-pet-store.ts';
+import { CURSOR_SECRET_SETTING } from './store/storage.ts';
 import { getOrCreateSecret } from './store/stored-secret.ts';
 
 export interface ServiceOptions extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins' | 'contract'> {
@@ -38,10 +39,7 @@ export function openService({
   const pets = new SqlitePetStore(db);
   const keys = new SqliteKeyStore(db, clock);
   const ban = banPolicy(rateLimitRules(contract.document).ban);
-  const limiters = {
-    keys: createMemoryRateLimiter({ clock, ban }),
-    addresses: createMemoryRateLimiter({ clock, ban }),
-  };
+  const limiters = memoryLimiters({ clock, ban });
   const app = createApp({
     ...deps,
     contract,
@@ -49,7 +47,7 @@ export function openService({
     keys,
     limiters,
     clock,
-    cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
+    cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
   });
   return { app, db, pets, keys, limiters, close: () => db.close() };
 }

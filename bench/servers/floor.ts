@@ -4,8 +4,9 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { loadContract, rateLimitRules, requestValidator } from '../../contract/index.ts';
+import { systemClock } from '../../server/clock.ts';
 import { validationFailed } from '../../server/errors.ts';
-import { createHandlers } from '../../server/handlers/index.ts';
+import { listPets as listPetsHandler } from '../../server/handlers/list-pets.ts';
 import type { AppEnv, HandlerInput } from '../../server/http-types.ts';
 import { batchedStdout, createLogger } from '../../server/logger.ts';
 import { accessLog } from '../../server/middleware/access-log.ts';
@@ -35,13 +36,16 @@ if (step < FLOOR_STEPS.length - 1) {
   if (step >= 2) app.use(accessLog(logger));
   if (step >= 3) {
     const rules = rateLimitRules(loadContract().document);
-    app.use(identifyCaller(service.keys), rateLimit({ limiters: service.limiters, clientAddress, rules }));
+    app.use(
+      identifyCaller(service.keys),
+      rateLimit({ limiters: service.limiters, clientAddress, rules, clock: systemClock }),
+    );
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) delete answerHeaders[name];
   }
   if (step >= 4) {
     const contract = loadContract();
     const validator = requestValidator(contract);
-    const { listPets } = createHandlers(service.pets, createCursorCodec(Buffer.alloc(32)), contract.basePath);
+    const listPets = listPetsHandler(service.pets, createCursorCodec(Buffer.alloc(32)), `${contract.basePath}/pets`);
     app.get('/v1/pets', (c) => {
       const validation = validator.validate('listPets', { query: c.req.queries(), path: {} });
       if (!validation.valid) throw validationFailed(validation.problems);

@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 import { readArguments, UsageError } from '../command-line.ts';
 import type { Database } from '../database.ts';
 import { integrityProblems } from '../store/integrity.ts';
+import { isPostgresUrl } from '../store/postgres/connection.ts';
+import { StorageUnavailableError } from '../store/storage-error.ts';
 import { backupDatabase } from './backup.ts';
+import { copySqliteToPostgres, describeCopy, TargetNotEmptyError } from './copy.ts';
 import { openExistingReadOnly } from './open-existing.ts';
 import { isDamagedDatabaseError } from './problems.ts';
 import { Refusal } from './refusal.ts';
@@ -12,11 +15,16 @@ import { describeSummary, summarize } from './summary.ts';
 
 export const USAGE = `Usage: npm run db:backup -- <file>
        npm run db:check
+       npm run db:copy -- --from <file> --to <postgres-url>
 
   db:backup <file>   copy the database to <file>, a new file in an existing folder, while the
                      server keeps running and writing; then check the copy and say what it holds
   db:check           run SQLite's full integrity check on the database: exit code 0 when it is
                      sound, 1 when SQLite reports problems; safe while the server runs
+  db:copy --from <file> --to <postgres-url>
+                     copy the pets, API keys and cursor secret of the SQLite database <file>
+                     into an empty PostgreSQL database (migrated first), keeping their ids, in
+                     one transaction; a database that holds anything already is refused
 
 To restore a backup:
   1. stop the server
@@ -40,10 +48,14 @@ export interface DatabaseCommandContext {
   databasePath: string;
 }
 
-type Command = { name: 'help' } | { name: 'backup'; target: string } | { name: 'check' };
+type Command =
+  | { name: 'help' }
+  | { name: 'backup'; target: string }
+  | { name: 'check' }
+  | { name: 'copy'; from: string; to: string };
 
 /** Runs the database tool on `argv` (the arguments after the script) and returns the exit code. */
-export function runDatabaseCommand(argv: readonly string[], context: DatabaseCommandContext): number {
+export async function runDatabaseCommand(argv: readonly string[], context: DatabaseCommandContext): Promise<number> {
   let command: Command;
   try {
     command = parseCommand(argv);
@@ -61,6 +73,8 @@ export function runDatabaseCommand(argv: readonly string[], context: DatabaseCom
         return backup(resolve(context.databasePath), command.target, context);
       case 'check':
         return check(resolve(context.databasePath), context);
+      case 'copy':
+        return await copy(command.from, command.to, context);
     }
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
@@ -111,6 +125,17 @@ function check(databasePath: string, { stdout, stderr }: DatabaseCommandContext)
   return 0;
 }
 
+async function copy(from: string, to: string, { stdout, stderr }: DatabaseCommandContext): Promise<number> {
+  try {
+    stdout.write(`${describeCopy(await copySqliteToPostgres(from, to), from)}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof TargetNotEmptyError || error instanceof StorageUnavailableError)) throw error;
+    stderr.write(`Error: ${error.message}${error instanceof StorageUnavailableError ? '; nothing was copied' : ''}\n`);
+    return 1;
+  }
+}
+
 /** Checks `db` and, only when it is sound (counting a damaged table may fail), summarizes it; then closes it. */
 function inspect(db: Database): { problems: string[]; summary?: DatabaseSummary } {
   try {
@@ -129,16 +154,23 @@ function indent(problems: readonly string[]): string {
     .join('');
 }
 
-const OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+} as const;
 
 function parseCommand(argv: readonly string[]): Command {
   const { values, positionals } = readArguments(argv, OPTIONS);
   const [name, ...operands] = positionals;
   if (values.help || name === 'help') return { name: 'help' };
+  if (name !== 'copy' && (values.from !== undefined || values.to !== undefined)) {
+    throw new UsageError('Only the copy command takes --from and --to.');
+  }
 
   switch (name) {
     case undefined:
-      throw new UsageError('A command is required: backup or check.');
+      throw new UsageError('A command is required: backup, check or copy.');
     case 'backup': {
       const [target, extra] = operands;
       if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}": backup takes one file.`);
@@ -150,7 +182,22 @@ function parseCommand(argv: readonly string[]): Command {
         throw new UsageError(`Unexpected argument "${operands[0]}": check takes none; it checks DATABASE_PATH.`);
       }
       return { name: 'check' };
+    case 'copy':
+      return parseCopy(operands, values);
     default:
       throw new UsageError(`Unknown command "${name}".`);
   }
+}
+
+function parseCopy(operands: readonly string[], { from, to }: { from?: string; to?: string }): Command {
+  if (operands.length > 0) {
+    throw new UsageError(`Unexpected argument "${operands[0]}": copy takes --from <file> and --to <postgres-url>.`);
+  }
+  if (!from) throw new UsageError('The copy command needs --from, the SQLite database to copy.');
+  if (!to) throw new UsageError('The copy command needs --to, the URL of the PostgreSQL database to fill.');
+  // The URL is not repeated: it may hold a password.
+  if (!isPostgresUrl(to)) {
+    throw new UsageError('--to must be a PostgreSQL URL, postgres://user:password@host:5432/database.');
+  }
+  return { name: 'copy', from: resolve(from), to };
 }

@@ -1,11 +1,11 @@
 import { loadContract, rateLimitRules } from '../../contract/index.ts';
 import type { Clock } from '../clock.ts';
 import { readArguments, UsageError } from '../command-line.ts';
-import type { Database } from '../database.ts';
-import { openDatabase } from '../database.ts';
+import { ConfigError } from '../config.ts';
+import { openStorageFromEnv } from '../store/open-storage.ts';
+import type { Storage } from '../store/storage.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
 import { assertValidNewApiKey, InvalidApiKeyError, isPlan, limitsFor, PLANS } from './plans.ts';
-import { SqliteKeyStore } from './sqlite-key-store.ts';
 
 export const USAGE = `Usage: npm run keys -- <command>
 
@@ -16,21 +16,21 @@ Commands:
   list                                     show every key (never the key itself)
   revoke <id>                              stop a key from working
 
-The database is DATABASE_PATH (default data/animal-store.db).
+The database is PostgreSQL at DATABASE_URL when it is set, otherwise the SQLite file
+DATABASE_PATH (default data/animal-store.db): the one the server uses.
 `;
 
 interface Output {
   write(text: string): unknown;
 }
 
-export type KeysCommandContext = {
+export interface KeysCommandContext {
   stdout: Output;
   stderr: Output;
+  /** Names the database (DATABASE_URL or DATABASE_PATH), opened for the command and closed after it; created if missing. */
+  env: NodeJS.ProcessEnv;
   clock?: Clock;
-} & (
-  | { /** Opened for the command and closed after it; created if missing. */ databasePath: string }
-  | { /** An open database, left open. */ db: Database }
-);
+}
 
 type Command =
   | { name: 'help' }
@@ -56,11 +56,18 @@ export async function runKeysCommand(argv: readonly string[], context: KeysComma
     return 0;
   }
 
-  const db = 'db' in context ? context.db : openDatabase(context.databasePath);
+  let storage: Storage;
   try {
-    return await execute(command, new SqliteKeyStore(db, context.clock), context);
+    storage = await openStorageFromEnv(context.env, context.clock);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    context.stderr.write(`Error: ${error.message}\n`);
+    return 2;
+  }
+  try {
+    return await execute(command, storage.keys, context);
   } finally {
-    if (!('db' in context)) db.close();
+    await storage.close();
   }
 }
 

@@ -9,11 +9,12 @@
  * number of keys, while a flood of client addresses must not grow memory. What remained for it
  * would be a Map increment. So the counters live here, in two Maps with the clock injected, and
  * the rules live in rate-policy.ts, apart from the storage: a shared store for several instances
- * (Redis later) implements RateLimiter by running the same rules atomically there.
+ * (redis-rate-limiter.ts) implements RateLimiter by running the same rules atomically there.
  */
 import type { Clock } from '../clock.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from './rate-limiter.ts';
 import {
+  assertLimits,
   type Ban,
   type BanPolicy,
   type BucketCounters,
@@ -118,8 +119,13 @@ function evictBeyondCap(map: Map<string, unknown>, cap: number): void {
   if (!oldest.done) map.delete(oldest.value);
 }
 
-function assertLimits({ perMinute, perDay }: WindowLimits): void {
-  if (!Number.isSafeInteger(perMinute) || perMinute < 1 || !Number.isSafeInteger(perDay) || perDay < 1) {
-    throw new RangeError(`Rate limits must be positive integers, not perMinute=${perMinute}, perDay=${perDay}.`);
-  }
+/**
+ * The service's two limiters in process memory: one for keys, one for addresses, so that a flood
+ * of addresses (cheap with IPv6) cannot push a quiet key's windows out of a bounded limiter.
+ */
+export function memoryLimiters(options: MemoryRateLimiterOptions): {
+  keys: MemoryRateLimiter;
+  addresses: MemoryRateLimiter;
+} {
+  return { keys: createMemoryRateLimiter(options), addresses: createMemoryRateLimiter(options) };
 }

@@ -30,6 +30,13 @@ export function banPolicy(rules: BanRules): BanPolicy {
   };
 }
 
+/** Refuses limits that are not positive integers, which no window could count against. */
+export function assertLimits({ perMinute, perDay }: WindowLimits): void {
+  if (!Number.isSafeInteger(perMinute) || perMinute < 1 || !Number.isSafeInteger(perDay) || perDay < 1) {
+    throw new RangeError(`Rate limits must be positive integers, not perMinute=${perMinute}, perDay=${perDay}.`);
+  }
+}
+
 /** A fixed window: it starts with the first request counted in it. */
 export interface CountedWindow {
   count: number;

@@ -1,12 +1,16 @@
 import type { MiddlewareHandler } from 'hono';
 import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../answer-errors.ts';
+import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
 import { limitsFor } from '../keys/plans.ts';
-import type { RateLimiter } from '../limiter/rate-limiter.ts';
+import { LimiterUnavailableError } from '../limiter/limiter-error.ts';
+import type { RateDecision, RateLimiter } from '../limiter/rate-limiter.ts';
 
 export interface RateLimitDeps {
   limiters: { keys: RateLimiter; addresses: RateLimiter };
+  clock: Clock;
   clientAddress: (c: AppContext) => string;
   /** The contract's plans and the plan of requests without a valid key. */
   rules: RateLimitRules;
@@ -18,13 +22,25 @@ export interface RateLimitDeps {
  * caller without a valid key is counted by its address on the limits of the contract's key-less
  * plan, so keys cannot be guessed at full speed.
  */
-export function rateLimit({ limiters, clientAddress, rules }: RateLimitDeps): MiddlewareHandler<AppEnv> {
+export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDeps): MiddlewareHandler<AppEnv> {
   const withoutKey = fixedLimits(rules, rules.withoutKey);
   return async (c, next) => {
     const { apiKey, lookupFailure } = c.get('caller');
-    const decision = apiKey
-      ? await limiters.keys.hit(String(apiKey.id), limitsFor(apiKey, rules))
-      : await limiters.addresses.hit(clientAddress(c), withoutKey);
+    const limits = apiKey ? limitsFor(apiKey, rules) : withoutKey;
+    let decision: RateDecision;
+    try {
+      decision = apiKey
+        ? await limiters.keys.hit(String(apiKey.id), limits)
+        : await limiters.addresses.hit(clientAddress(c), limits);
+    } catch (error) {
+      if (error instanceof LimiterUnavailableError) {
+        // The window cannot be read: the headers promise no request until the 503's Retry-After.
+        c.header('X-RateLimit-Limit', String(limits.perMinute));
+        c.header('X-RateLimit-Remaining', '0');
+        c.header('X-RateLimit-Reset', String(Math.ceil(clock.now() / 1000) + UNAVAILABLE_RETRY_AFTER_SECONDS));
+      }
+      throw error;
+    }
 
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));

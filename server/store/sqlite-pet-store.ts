@@ -3,6 +3,7 @@ import { changeDetector } from './change-detector.ts';
 import type { NewPet, Pet, PetPage, PetPageQuery, PetStatus, PetStore } from './pet-store.ts';
 import { ReadCache } from './read-cache.ts';
 import { withSqlite } from './sqlite-errors.ts';
+import { assertStorableName } from './storable-name.ts';
 
 const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
 
@@ -15,9 +16,6 @@ export const PET_QUERIES = {
   // rare status at a million rows (a scan in id order would skip every non-matching pet).
   pageByStatus: `SELECT ${PET_COLUMNS} FROM pets INDEXED BY pets_status_id WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
 } as const;
-
-/** A lone UTF-16 surrogate cannot be stored as UTF-8 text; SQLite would silently replace it. */
-const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Bounds of the read caches: popular pages and pets are read again and again between writes. */
 const CACHED_PAGES = 1_000;
@@ -42,9 +40,7 @@ export class SqlitePetStore implements PetStore {
   }
 
   async create(pet: Required<NewPet>): Promise<Pet> {
-    if (LONE_SURROGATE.test(pet.name)) {
-      throw new RangeError('A pet name with a lone UTF-16 surrogate cannot be stored exactly.');
-    }
+    assertStorableName(pet.name);
     // `all`, never `get`: `get` stops at the returned row and resets the statement, which commits
     // and drops the commit's error (a full disk), so a pet that was never stored would get its 201.
     // `all` runs the statement to its end, through the commit (synced, with synchronous = FULL).

@@ -27,7 +27,7 @@ const scenarioNamed = (name: string) => defined(scenarios.get(name), `the scenar
 type Send = (path: string) => Promise<Response>;
 
 /**
- * The Error body a refusing scenario answers `operationId` with: the example its answer names,
+ * The body a refusing scenario answers `operationId` with: the example its answer names,
  * or the first example of the response; a scenario with the fault `unavailable` answers 503.
  */
 function refusalBody(name: string, operationId: string): unknown {
@@ -189,6 +189,33 @@ describe('mock scenarios', { timeout: 30_000 }, () => {
   ])('a scenario chosen by %s', (_way, choose) => {
     it.each(ANSWERED)("gives the answers of '%s'", async (name) => {
       await defined(ANSWERS[name], name)(await choose(name));
+    });
+  });
+
+  describe('the probes, which no key, rate limit or refusal of a scenario concerns', () => {
+    const probe = (operationId: 'getHealth' | 'getReadiness', name: string) =>
+      fetch(`${mock.url}${contract.operation(operationId).servedPath}?${SCENARIO_PARAMETER}=${name}`);
+    const expectNoRateLimitHeaders = (response: Response) => {
+      expect([...response.headers.keys()].filter((header) => header.startsWith('x-ratelimit-'))).toEqual([]);
+    };
+
+    it.each(ANSWERED)("answer in '%s' as the service would, without a key", async (name) => {
+      const health = await probe('getHealth', name);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual(exampleValue('HealthAlive'));
+      expectNoRateLimitHeaders(health);
+
+      const readiness = await probe('getReadiness', name);
+      expectNoRateLimitHeaders(readiness);
+      if (scenarioNamed(name).fault === 'unavailable') {
+        // The storage is down in this scenario: the declared 503, with its example.
+        expect(readiness.status).toBe(503);
+        expect(readiness.headers.get('Retry-After')).toMatch(/^[1-9]\d*$/);
+        expect(await readiness.json()).toEqual(refusalBody(name, 'getReadiness'));
+      } else {
+        expect(readiness.status).toBe(200);
+        expect(await readiness.json()).toEqual(exampleValue('ReadinessReady'));
+      }
     });
   });
 

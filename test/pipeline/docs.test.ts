@@ -7,11 +7,12 @@ describe('npm run docs', { timeout: 90_000 }, () => {
   let workspace: Workspace;
   let result: CommandResult;
   let page: string;
+  // A hook gets vitest's 10 s, not the describe's timeout; regenerating and rendering take longer on a busy machine.
   beforeAll(async () => {
     workspace = await createWorkspace();
     result = await workspace.npmRun('docs');
     page = await workspace.read('dist/docs/index.html');
-  });
+  }, 90_000);
   afterAll(async () => {
     await workspace.dispose();
   });

@@ -94,6 +94,47 @@ describe('Contract', () => {
     expect(() => contract.operation('nothing')).toThrow('The contract has no operation nothing');
   });
 
+  it("serves a path under its own servers' base path where the path item names servers", () => {
+    const beside = new Contract(
+      documentWith({
+        ...SHOP.paths,
+        '/status': {
+          servers: [{ url: '{origin}', variables: { origin: { default: 'https://api.example.test' } } }],
+          get: { operationId: 'getStatus', security: [], responses: { '200': answer() } },
+        },
+        '/v3/other': {
+          servers: [{ url: 'http://localhost:3000/' }],
+          get: { operationId: 'getOther', responses: { '200': answer() } },
+        },
+      }),
+    );
+    expect(beside.basePath).toBe('/v2');
+    expect(beside.operation('getStatus')).toMatchObject({ servedPath: '/status', routePath: '/status' });
+    expect(beside.operation('getOther').servedPath).toBe('/v3/other');
+    expect(beside.operation('listThings').servedPath).toBe('/v2/things');
+    expect(beside.match('/status')?.path.operationFor('GET')?.operationId).toBe('getStatus');
+    expect(beside.match('/v2/status')).toBeUndefined();
+  });
+
+  it('marks public the operations with security: [], and only those', () => {
+    const security = new Contract(
+      documentWith({
+        '/open': { get: { operationId: 'open', security: [], responses: { '200': answer() } } },
+        '/keyed': { get: { operationId: 'keyed', security: [{ bearerAuth: [] }], responses: { '200': answer() } } },
+        '/inherited': { get: { operationId: 'inherited', responses: { '200': answer() } } },
+        '/optional': {
+          get: { operationId: 'optional', security: [{}, { bearerAuth: [] }], responses: { '200': answer() } },
+        },
+      }),
+    );
+    expect(security.operations.map(({ operationId, isPublic }) => [operationId, isPublic])).toEqual([
+      ['open', true],
+      ['keyed', false],
+      ['inherited', false],
+      ['optional', false],
+    ]);
+  });
+
   it('serves the paths as written when the contract names no server', () => {
     expect(new Contract(documentWith(SHOP.paths, [])).operation('listThings').servedPath).toBe('/things');
   });

@@ -1,6 +1,6 @@
 import type { SecuritySchemeObject } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
-import { componentSchema, contract, header, jsonContent, operations, resolve, response } from './contract.ts';
+import { componentSchema, contract, header, jsonContent, protectedOperations, resolve, response } from './contract.ts';
 import { accepts } from './schema-validator.ts';
 
 function isBearerScheme(name: string): boolean {
@@ -11,8 +11,9 @@ function isBearerScheme(name: string): boolean {
 }
 
 describe('authentication', () => {
+  // The probes (`security: []`) are the only operations without a key: test/spec/health.test.ts.
   // An empty requirement object, or one without bearer, would let a request through unauthenticated.
-  it.each(operations)('$operationId requires HTTP bearer authentication', ({ operation }) => {
+  it.each(protectedOperations)('$operationId requires HTTP bearer authentication', ({ operation }) => {
     const requirements = operation.security ?? contract.security ?? [];
     expect(requirements).not.toHaveLength(0);
     for (const requirement of requirements) {
@@ -25,13 +26,13 @@ describe('authentication', () => {
     expect(bearerSchemes).not.toHaveLength(0);
   });
 
-  it.each(operations)('$operationId answers 401 with an Error body', ({ operationId }) => {
+  it.each(protectedOperations)('$operationId answers 401 with an Error body', ({ operationId }) => {
     expect(resolve(jsonContent(response(operationId, '401')).schema ?? {})).toBe(componentSchema('Error'));
   });
 });
 
 describe('authentication challenge', () => {
-  it.each(operations)('$operationId 401 carries WWW-Authenticate: Bearer', ({ operationId }) => {
+  it.each(protectedOperations)('$operationId 401 carries WWW-Authenticate: Bearer', ({ operationId }) => {
     const challenge = header(response(operationId, '401'), 'WWW-Authenticate');
     expect(challenge?.required).toBe(true);
     expect(accepts(challenge?.schema ?? {}, 'Bearer')).toBe(true);

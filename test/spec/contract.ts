@@ -25,21 +25,42 @@ export interface LocatedOperation {
   operationId: string;
   /** Upper case, as on the wire. */
   method: string;
+  /** As the document writes it, relative to the servers: `/pets/{petId}`, `/healthz`. */
   path: string;
+  /** Where the service answers it, under the servers' base path: `/v1/pets/{petId}`, `/healthz`. */
+  servedPath: string;
+  /** Marked `security: []`: served without a key and outside the rate limits (the probes). */
+  isPublic: boolean;
   operation: OperationObject;
 }
+
+/** The path every document-level server shares (`/v1`), under which the API proper is served. */
+export const basePath = bundled.basePath;
 
 /** Follows `$ref`s (local to the bundle, as the bundler leaves them) until a real node. */
 export function resolve<T>(node: T | ReferenceObject): T {
   return resolveRef<T>(bundled.document, node);
 }
 
-export const operations: LocatedOperation[] = bundled.operations.map(({ operationId, method, path, definition }) => ({
-  operationId,
-  method,
-  path,
-  operation: definition as OperationObject,
-}));
+export const operations: LocatedOperation[] = bundled.operations.map(
+  ({ operationId, method, path, servedPath, isPublic, definition }) => ({
+    operationId,
+    method,
+    path,
+    servedPath,
+    isPublic,
+    operation: definition as OperationObject,
+  }),
+);
+
+/**
+ * The operations behind the API key, which the rules on keys, rate limits and the Error body
+ * concern: every operation but the probes marked `security: []` (see `publicOperations`).
+ */
+export const protectedOperations: LocatedOperation[] = operations.filter((candidate) => !candidate.isPublic);
+
+/** The operations marked `security: []`: the probes, served without a key and outside the rate limits. */
+export const publicOperations: LocatedOperation[] = operations.filter((candidate) => candidate.isPublic);
 
 export function operation(operationId: string): LocatedOperation {
   const found = operations.find((candidate) => candidate.operationId === operationId);
@@ -60,10 +81,17 @@ export function response(operationId: string, status: string): ResponseObject {
   return found[1];
 }
 
+function responsesOf(located: LocatedOperation[]) {
+  return located.flatMap(({ operationId }) =>
+    responses(operationId).map(([status, resolved]) => ({ operationId, status, response: resolved })),
+  );
+}
+
 /** Every (operation, status, response) of the contract, for rules that hold on every response. */
-export const allResponses = operations.flatMap(({ operationId }) =>
-  responses(operationId).map(([status, resolved]) => ({ operationId, status, response: resolved })),
-);
+export const allResponses = responsesOf(operations);
+
+/** Every (operation, status, response) of the operations behind the API key. */
+export const protectedResponses = responsesOf(protectedOperations);
 
 export function parameter(operationId: string, name: string): ParameterObject {
   const found = (operation(operationId).operation.parameters ?? [])

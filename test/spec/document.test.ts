@@ -51,12 +51,16 @@ describe('servers', () => {
 });
 
 describe('tags', () => {
-  it.each(['pets', 'store'])('declares the tag %s with a description', (name) => {
+  it.each(['pets', 'health', 'store'])('declares the tag %s with a description', (name) => {
     expect(tag(name).description?.trim()).toBeTruthy();
   });
 
   it.each(['listPets', 'createPet', 'getPet'])('groups %s under pets', (operationId) => {
     expect(operation(operationId).operation.tags).toEqual(['pets']);
+  });
+
+  it.each(['getHealth', 'getReadiness'])('groups %s under health', (operationId) => {
+    expect(operation(operationId).operation.tags).toEqual(['health']);
   });
 });
 

@@ -10,6 +10,7 @@ import { defined } from '../../support/defined.ts';
 import {
   type ApiRequest,
   type ApiResponse,
+  atOrigin,
   describeRequest,
   responseProblems,
   sendUnchecked,
@@ -24,12 +25,13 @@ import {
 } from '../support/operation-requests.ts';
 import { createPets, nextLink, requestFromLink } from '../support/pets.ts';
 import type { Schema } from '../support/schema-arbitraries.ts';
+import type { Endpoint } from '../support/target.ts';
 
 let requestsSent = 0;
 
-async function exchange(request: ApiRequest): Promise<ApiResponse> {
+async function exchange(request: ApiRequest, endpoint?: Endpoint): Promise<ApiResponse> {
   requestsSent += 1;
-  return sendUnchecked(request);
+  return sendUnchecked(request, endpoint);
 }
 
 /** Throws, naming the request and the response, when a check found problems; fast-check adds the shrunk counterexample. */
@@ -156,10 +158,13 @@ describe('credentials, methods and storage of every operation', () => {
     );
   });
 
-  const paths = [...new Set(operations.map((candidate) => candidate.path))];
+  /** As the service serves them: under the base path, or beside the API for the probes. */
+  const paths = [...new Set(operations.map((candidate) => candidate.servedPath))];
   const undeclaredMethods = fc.oneof(
     ...paths.map((path) => {
-      const declared = operations.filter((candidate) => candidate.path === path).map((candidate) => candidate.method);
+      const declared = operations
+        .filter((candidate) => candidate.servedPath === path)
+        .map((candidate) => candidate.method);
       const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter(
         (method) => !declared.includes(method),
       );
@@ -173,7 +178,7 @@ describe('credentials, methods and storage of every operation', () => {
   it('answers 405 method_not_allowed with an Allow header listing the declared methods to any undeclared method', async () => {
     await fc.assert(
       fc.asyncProperty(undeclaredMethods, async ({ declared, ...request }) => {
-        const response = await exchange(request);
+        const response = await exchange(request, atOrigin());
         const problems = responseProblems(undefined, response);
         if (response.status !== 405) problems.push(`${response.status} instead of 405`);
         else {

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../spec/contract.ts';
-import { type ApiRequest, errorCode, expectStatus, send } from '../support/client.ts';
+import { type ApiRequest, atOrigin, errorCode, expectStatus, send } from '../support/client.ts';
 
-/** Each path of the contract with a concrete value for its parameters, and the methods it declares. */
-const contractPaths = [...new Set(operations.map((candidate) => candidate.path))].map((path) => ({
+/**
+ * Each path of the contract as the service serves it (under the base path, or beside the API for
+ * the probes), with a concrete value for its parameters, and the methods it declares.
+ */
+const contractPaths = [...new Set(operations.map((candidate) => candidate.servedPath))].map((path) => ({
   path,
   concrete: path.replace(/\{[^}]+\}/g, '1'),
-  methods: operations.filter((candidate) => candidate.path === path).map((candidate) => candidate.method),
+  methods: operations.filter((candidate) => candidate.servedPath === path).map((candidate) => candidate.method),
 }));
 
 const undeclared = contractPaths.flatMap(({ path, concrete, methods }) =>
@@ -34,7 +37,7 @@ describe('routing outside the contract', () => {
         path: concrete,
         ...(method === 'GET' ? {} : { json: { name: 'Rex', categoryId: 3 } }),
       };
-      const response = await send(undefined, request);
+      const response = await send(undefined, request, atOrigin());
       expectStatus(request, response, 405);
       expect(errorCode(response)).toBe('method_not_allowed');
       const allowed =

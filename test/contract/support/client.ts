@@ -1,10 +1,10 @@
 // The one way the contract suite talks to a target. Every response is read whole and judged on
 // the spot: by Prism's verdict when the target is the validating proxy, against the contract's
-// declaration for the operation, and as an Error body when it is an error. A case only adds
-// what its own behaviour is about.
+// declaration for the operation, and as an Error body when it is an error (a probe's 503 has a
+// body of its own). A case only adds what its own behaviour is about.
 import { expect } from 'vitest';
 import { proxyViolations } from '../../../mock/index.ts';
-import { operation, responses } from '../../spec/contract.ts';
+import { basePath, operation, responses } from '../../spec/contract.ts';
 import { type ApiResponse, conformanceProblems, errorBodyProblems } from './conformance.ts';
 import { type Endpoint, target } from './target.ts';
 
@@ -13,7 +13,7 @@ export type { ApiResponse } from './conformance.ts';
 export interface ApiRequest {
   /** Upper case, as on the wire. */
   method: string;
-  /** Path under the API base, e.g. `/pets/42`. */
+  /** Path under the endpoint's base address, e.g. `/pets/42` (see `atOrigin` for paths served beside the API). */
   path: string;
   query?: Record<string, string>;
   headers?: Record<string, string>;
@@ -46,6 +46,16 @@ export function describeRequest(request: ApiRequest): string {
   if (request.body !== undefined)
     lines.push(`  body (${request.body.length} chars): ${JSON.stringify(request.body.slice(0, 300))}`);
   return lines.join('\n');
+}
+
+/**
+ * `endpoint` addressed at its origin, for paths as the service serves them (`/v1/pets`,
+ * `/healthz`): the probes are served beside the API, not under its base path.
+ */
+export function atOrigin(endpoint: Endpoint = target): Endpoint {
+  if (!endpoint.baseUrl.endsWith(basePath))
+    throw new Error(`The base address ${endpoint.baseUrl} does not end with the contract's base path ${basePath}`);
+  return { ...endpoint, baseUrl: endpoint.baseUrl.slice(0, endpoint.baseUrl.length - basePath.length) };
 }
 
 function urlOf(endpoint: Endpoint, request: ApiRequest): string {
@@ -107,8 +117,13 @@ export function responseProblems(operationId: string | undefined, response: ApiR
       ? [`a ${response.status} server error`]
       : []),
     ...(operationId === undefined ? [] : conformanceProblems(operationId, response)),
-    ...(response.status >= 400 ? errorBodyProblems(response) : []),
+    ...(response.status >= 400 && !isProbe(operationId) ? errorBodyProblems(response) : []),
   ];
+}
+
+/** A probe (`security: []`) answers its errors with a body of its own, which conformanceProblems checks. */
+function isProbe(operationId: string | undefined): boolean {
+  return operationId !== undefined && operation(operationId).isPublic;
 }
 
 /** Whether the operation declares this status: a declared 503 is a documented answer, an undeclared 500 a failure. */

@@ -20,12 +20,12 @@ const tempDir = useTempDirs();
 const SEEDED_PETS = 20_000;
 const CURSOR_SECRET = 'cursor-secret';
 
-type RunResult = ReturnType<typeof run>;
+type RunResult = Awaited<ReturnType<typeof run>>;
 
-function run(argv: string[], databasePath: string) {
+async function run(argv: string[], databasePath: string) {
   let stdout = '';
   let stderr = '';
-  const code = runDatabaseCommand(argv, {
+  const code = await runDatabaseCommand(argv, {
     databasePath,
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
@@ -125,7 +125,7 @@ describe('db:backup', () => {
     try {
       await writer.until(20);
       const committedBefore = highestPetId(source);
-      result = run(['backup', target], source);
+      result = await run(['backup', target], source);
       committedDuringBackup = highestPetId(source) - committedBefore;
     } finally {
       await writer.stop();
@@ -152,7 +152,7 @@ describe('db:backup', () => {
     const target = join(dir, 'backup.db');
     await seedDatabase(source, 3);
 
-    const result = run(['backup', target], source);
+    const result = await run(['backup', target], source);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       `Backed up ${source} to ${target} (${readFileSync(target).length} bytes).\n` +
@@ -163,7 +163,7 @@ describe('db:backup', () => {
   it('writes a single file with no log beside it, so that restoring it means copying one file', async () => {
     const dir = tempDir();
     await seedDatabase(join(dir, 'live.db'), 3);
-    expect(run(['backup', join(dir, 'backup.db')], join(dir, 'live.db')).code).toBe(0);
+    expect((await run(['backup', join(dir, 'backup.db')], join(dir, 'live.db'))).code).toBe(0);
     expect(readdirSync(dir).filter((name) => name.startsWith('backup'))).toEqual(['backup.db']);
     const copy = new Sqlite(join(dir, 'backup.db'), { readonly: true });
     expect(statement(copy, 'PRAGMA journal_mode').pluck().get()).toBe('delete');
@@ -192,7 +192,7 @@ describe('db:backup', () => {
     if (files.existingTarget) writeFileSync(join(dir, files.target), files.existingTarget);
     const filesBefore = snapshot(dir);
 
-    const result = run(['backup', join(dir, files.target)], join(dir, files.database));
+    const result = await run(['backup', join(dir, files.target)], join(dir, files.database));
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
@@ -200,13 +200,13 @@ describe('db:backup', () => {
     expect(snapshot(dir)).toEqual(filesBefore);
   });
 
-  it('fails with exit code 1 on a damaged database and leaves no file that could pass for a backup', () => {
+  it('fails with exit code 1 on a damaged database and leaves no file that could pass for a backup', async () => {
     const dir = tempDir();
     const source = join(dir, 'live.db');
     const target = join(dir, 'backup.db');
     damagedDatabase(source);
 
-    const result = run(['backup', target], source);
+    const result = await run(['backup', target], source);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/could not be copied because it is damaged .*npm run db:check/);
     expect(existsSync(target)).toBe(false);
@@ -221,7 +221,7 @@ describe('db:check', () => {
     let result: RunResult | undefined;
     try {
       await writer.until(20);
-      result = run(['check'], path);
+      result = await run(['check'], path);
       await writer.until(writer.acknowledged + 20);
     } finally {
       await writer.stop();
@@ -237,11 +237,11 @@ describe('db:check', () => {
     expect(rest).toEqual([]);
   }, 30_000);
 
-  it('lists the problems SQLite reports on a database with overwritten pages and says how to restore, exit code 1', () => {
+  it('lists the problems SQLite reports on a database with overwritten pages and says how to restore, exit code 1', async () => {
     const path = join(tempDir(), 'live.db');
     damagedDatabase(path);
 
-    const result = run(['check'], path);
+    const result = await run(['check'], path);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trimEnd().split('\n');
@@ -256,18 +256,18 @@ describe('db:check', () => {
     );
   });
 
-  it('reports a file that is not a database as a problem, exit code 1', () => {
+  it('reports a file that is not a database as a problem, exit code 1', async () => {
     const path = join(tempDir(), 'live.db');
     writeFileSync(path, 'not a database, but a page of text '.repeat(200));
 
-    const result = run(['check'], path);
+    const result = await run(['check'], path);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('  file is not a database (SQLITE_NOTADB)\n');
   });
 
-  it('refuses with one line and exit code 2 when there is no database, creating none', () => {
+  it('refuses with one line and exit code 2 when there is no database, creating none', async () => {
     const dir = tempDir();
-    const result = run(['check'], join(dir, 'absent.db'));
+    const result = await run(['check'], join(dir, 'absent.db'));
     expect(result).toEqual({
       code: 2,
       stdout: '',
@@ -280,8 +280,8 @@ describe('db:check', () => {
 describe('db help', () => {
   it.each([[['--help']], [['-h']], [['help']], [['backup', '--help']], [['check', '--help']]])(
     'prints the usage, with the restore procedure, on stdout for %j',
-    (argv) => {
-      const result = run(argv, join(tempDir(), 'absent.db'));
+    async (argv) => {
+      const result = await run(argv, join(tempDir(), 'absent.db'));
       expect(result).toEqual({ code: 0, stdout: USAGE, stderr: '' });
       expect(USAGE).toMatch(
         /stop the server.*\n.*copy the backup over DATABASE_PATH.*\n.*DATABASE_PATH-wal and DATABASE_PATH-shm/,
@@ -292,7 +292,7 @@ describe('db help', () => {
 
 describe('db tools with bad arguments', () => {
   it.each<[string, string[], RegExp]>([
-    ['no command', [], /A command is required: backup or check/],
+    ['no command', [], /A command is required: backup, check or copy/],
     ['an unknown command', ['restore', 'backup.db'], /Unknown command "restore"/],
     ['backup without a file', ['backup'], /needs the file to write the backup to/],
     ['backup with an empty file name', ['backup', ''], /needs the file to write the backup to/],
@@ -305,7 +305,7 @@ describe('db tools with bad arguments', () => {
     await seedDatabase(join(dir, 'live.db'), 3);
     const filesBefore = snapshot(dir);
 
-    const result = run(argv, join(dir, 'live.db'));
+    const result = await run(argv, join(dir, 'live.db'));
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);

@@ -3,22 +3,29 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../server/clock.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
 import { runKeysCommand, USAGE } from '../../../server/keys/commands.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
+import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { defined } from '../../support/defined.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 
 const tempDir = useTempDirs();
 const clock: Clock = { now: () => Date.parse('2026-11-21T09:30:00.000Z') };
 
-async function run(argv: string[], databasePath = join(tempDir(), 'keys.db')) {
+function run(argv: string[], databasePath = join(tempDir(), 'keys.db')) {
+  return runWithEnv(argv, { DATABASE_PATH: databasePath });
+}
+
+async function runWithEnv(argv: string[], env: NodeJS.ProcessEnv) {
   let stdout = '';
   let stderr = '';
   const code = await runKeysCommand(argv, {
-    databasePath,
+    env,
     clock,
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
@@ -184,7 +191,8 @@ describe('npm run keys (the process)', () => {
   const script = fileURLToPath(new URL('../../../server/keys-cli.ts', import.meta.url));
   const runProcess = (args: string[], databasePath: string) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], {
-      env: { ...process.env, DATABASE_PATH: databasePath },
+      // An empty DATABASE_URL: these tests are about DATABASE_PATH, whatever the caller's environment says.
+      env: { ...process.env, DATABASE_PATH: databasePath, DATABASE_URL: '' },
     });
 
   it('creates a key in DATABASE_PATH and prints it alone on the last line of stdout', async () => {
@@ -199,5 +207,77 @@ describe('npm run keys (the process)', () => {
       code: 2,
       stderr: expect.stringContaining('Usage: npm run keys'),
     });
+  }, 20_000);
+});
+
+describe('keys with a malformed DATABASE_POOL_SIZE', () => {
+  it('says what the variable must be and exits with code 2, touching no database', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const result = await runWithEnv(['list'], {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/animals',
+      DATABASE_POOL_SIZE: '0',
+      DATABASE_PATH: path,
+    });
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: DATABASE_POOL_SIZE must be a whole number from 1 to 1000; got "0".\n',
+    });
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_URL', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  const url = () => defined(database, 'the test database').url;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  async function findActiveThere(secret: string) {
+    const storage = await openPostgresStorage(url());
+    try {
+      return await storage.keys.findActive(secret);
+    } finally {
+      await storage.close();
+    }
+  }
+
+  it('creates, lists and revokes keys in PostgreSQL, leaving DATABASE_PATH alone', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const env = { DATABASE_URL: url(), DATABASE_PATH: path };
+
+    const created = await runWithEnv(['create', '--plan', 'pro', '--label', 'billing service'], env);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(await findActiveThere(created.lastLine)).toMatchObject({ id: 1, plan: 'pro', label: 'billing service' });
+
+    const listed = await runWithEnv(['list'], env);
+    expect(listed.lines.map((line) => line.split(/\s{2,}/))).toEqual([
+      ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED'],
+      ['1', 'billing service', 'pro', '300/min, 10000/day', '2026-11-21T09:30:00.000Z', '-'],
+    ]);
+
+    expect(await runWithEnv(['revoke', '1'], env)).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/Revoked key 1/),
+    });
+    expect(await findActiveThere(created.lastLine)).toBeUndefined();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('runs as a process (npm run keys) against DATABASE_URL', async () => {
+    const script = fileURLToPath(new URL('../../../server/keys-cli.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', script, 'create', '--plan', 'business'],
+      {
+        env: { ...process.env, DATABASE_URL: url(), DATABASE_POOL_SIZE: '1' },
+      },
+    );
+    const secret = stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect(await findActiveThere(secret)).toMatchObject({ plan: 'business' });
   }, 20_000);
 });

@@ -124,6 +124,24 @@ describe('server/main.ts', { timeout: 20_000 }, () => {
     },
   );
 
+  it('on SIGTERM fails /readyz at once, takes requests for SHUTDOWN_DELAY_MS, then stops listening and exits 0', async () => {
+    const server = await start(undefined, { SHUTDOWN_DELAY_MS: '1500' });
+    const key = developmentKey(server);
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+
+    server.child.kill('SIGTERM');
+    await expect.poll(async () => (await fetch(`${server.baseUrl}/readyz`)).status, { timeout: 1_000 }).toBe(503);
+
+    const readiness = await fetch(`${server.baseUrl}/readyz`);
+    expect(await readiness.json()).toMatchObject({ status: 'stopping' });
+    expect(readiness.headers.get('Retry-After')).toMatch(/^\d+$/);
+    expect((await fetch(`${server.baseUrl}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(
+      200,
+    );
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${server.baseUrl}/healthz`)).rejects.toThrow();
+  });
+
   it('logs one line per request, every one of them written before it exits', async () => {
     const server = await start(undefined, { LOG_LEVEL: 'info' });
     const key = developmentKey(server);

@@ -1,0 +1,41 @@
+import pg from 'pg';
+import { connectionConfig } from './connection.ts';
+import { withPostgres } from './errors.ts';
+
+/**
+ * Runs `work` on a connection of its own to the database at `url`, outside the pool and without
+ * a statement timeout: for migrations and copies, whose statements may rightly wait long (for
+ * another instance's migration, or for many rows). Failures to reach PostgreSQL become
+ * `StorageUnavailableError`.
+ */
+export async function withSession<T>(
+  url: string,
+  connectTimeoutMs: number,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client(connectionConfig(url, { connectTimeoutMs }));
+  // A lost connection also fails the statement in progress, which is where it is reported;
+  // without a listener, the client's own 'error' event would end the process.
+  client.on('error', () => {});
+  await withPostgres(() => client.connect());
+  try {
+    return await withPostgres(() => work(client));
+  } finally {
+    // The connection may be broken already; what matters then is `work`'s own error.
+    await client.end().catch(() => {});
+  }
+}
+
+/** Runs `work` in a transaction on `client`: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(client: pg.Client, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // On a broken connection the rollback fails too, and PostgreSQL rolls back by itself.
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+import type { Clock } from '../clock.ts';
+import { systemClock } from '../clock.ts';
+import { openDatabase } from '../database.ts';
+import { SqliteKeyStore } from '../keys/sqlite-key-store.ts';
+import { withSqlite } from './sqlite-errors.ts';
+import { SqlitePetStore } from './sqlite-pet-store.ts';
+import { statement } from './statement-cache.ts';
+import { CURSOR_SECRET_SETTING, type Storage } from './storage.ts';
+import { getOrCreateSecret } from './stored-secret.ts';
+
+/** Storage in the SQLite file at `path` (created and migrated if needed), for one instance of the service. */
+export function openSqliteStorage(path: string, clock: Clock = systemClock): Storage {
+  const db = openDatabase(path);
+  try {
+    return {
+      pets: new SqlitePetStore(db),
+      keys: new SqliteKeyStore(db, clock),
+      cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
+      async ping() {
+        // Reads a page of the file, so a file that became unreadable fails here.
+        withSqlite(() => statement(db, 'SELECT count(*) FROM settings').get());
+      },
+      async close() {
+        db.close();
+      },
+      description: `SQLite at ${path}`,
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

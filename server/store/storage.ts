@@ -1,0 +1,20 @@
+// Where the service keeps its data: one interface, whatever the engine (SQLite in one process,
+// PostgreSQL shared by several instances).
+import type { KeyStore } from '../keys/key-store.ts';
+import type { PetStore } from './pet-store.ts';
+
+/** The setting that holds the cursor secret, in either engine's `settings` table. */
+export const CURSOR_SECRET_SETTING = 'cursor-secret';
+
+export interface Storage {
+  pets: PetStore;
+  keys: KeyStore;
+  /** Signs pagination cursors; kept in the database, so every instance and restart accepts them. */
+  cursorSecret: Buffer;
+  /** Resolves when the engine answers a query; rejects with StorageUnavailableError otherwise. */
+  ping(): Promise<void>;
+  /** Closes the engine's connections; nothing is used after it. */
+  close(): Promise<void>;
+  /** What the start-up line names: `SQLite at data/animal-store.db`, `PostgreSQL at 127.0.0.1:5432/animals`. */
+  description: string;
+}

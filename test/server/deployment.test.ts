@@ -1,0 +1,127 @@
+// The service on PostgreSQL and Redis when either stops answering: requests that need it get a
+// 503 with Retry-After within two seconds, /readyz says which, what needs neither keeps working,
+// and the instance recovers by itself once the service is back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, openDeployment } from '../../server/deployment.ts';
+import { createLogger } from '../../server/logger.ts';
+import {
+  createTestDatabase,
+  POSTGRES_ADMIN_URL,
+  postgresReachable,
+  REDIS_TEST_URL,
+  redisReachable,
+  redisTestPrefix,
+} from '../support/backing-services.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+
+const available = (await postgresReachable()) && (await redisReachable());
+/** The issue's bound for an answer while a backing service is down. */
+const FAIL_FAST_MS = 2_000;
+
+/** `url` with its host and port replaced by the proxy's. */
+function through(url: string, proxy: TcpProxy): string {
+  const rerouted = new URL(url);
+  rerouted.hostname = '127.0.0.1';
+  rerouted.port = String(proxy.port);
+  return rerouted.href;
+}
+
+function targetOf(url: string): { host: string; port: number } {
+  const { hostname, port, protocol } = new URL(url);
+  return { host: hostname, port: Number(port || (protocol.startsWith('redis') ? 6379 : 5432)) };
+}
+
+describe.skipIf(!available)('a deployment on PostgreSQL and Redis', { timeout: 30_000 }, () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let postgresProxy: TcpProxy;
+  let redisProxy: TcpProxy;
+  let deployment: Deployment;
+  let key: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    postgresProxy = await startTcpProxy(targetOf(POSTGRES_ADMIN_URL));
+    redisProxy = await startTcpProxy(targetOf(REDIS_TEST_URL));
+    deployment = await openDeployment({
+      env: {
+        DATABASE_URL: through(database.url, postgresProxy),
+        REDIS_URL: through(REDIS_TEST_URL, redisProxy),
+        REDIS_KEY_PREFIX: redisTestPrefix(),
+      },
+      logger: createLogger('silent'),
+      clientAddress: () => '192.0.2.1',
+    });
+    key = (await deployment.storage.keys.create({ plan: 'pro' })).secret;
+  });
+
+  afterAll(async () => {
+    await deployment?.close();
+    await Promise.all([postgresProxy?.close(), redisProxy?.close()]);
+    await database?.drop();
+  });
+
+  const request = (path: string) => deployment.app.request(path, { headers: { Authorization: `Bearer ${key}` } });
+  const timed = async (path: string) => {
+    const started = performance.now();
+    const response = await request(path);
+    return { response, ms: performance.now() - started };
+  };
+  const readiness = async () => (await deployment.app.request('/readyz')).json();
+  /** Asks until `path` answers `status`, as a client retrying after Retry-After would. */
+  const recovered = (path: string, status: number) =>
+    expect.poll(async () => (await request(path)).status, { timeout: 10_000, interval: 100 }).toBe(status);
+
+  it('is ready while both answer', async () => {
+    expect((await request('/v1/pets')).status).toBe(200);
+    expect(await readiness()).toEqual({ status: 'ready', checks: { storage: 'ok', limiter: 'ok' } });
+  });
+
+  it.each<[string, () => TcpProxy, 'storage' | 'limiter']>([
+    ['PostgreSQL', () => postgresProxy, 'storage'],
+    ['Redis', () => redisProxy, 'limiter'],
+  ])(
+    'answers 503 service_unavailable within 2 s while %s refuses connections, fails /readyz, and recovers by itself',
+    async (_service, proxy, check) => {
+      await proxy().refuse();
+
+      const { response, ms } = await timed('/v1/pets');
+      expect(ms).toBeLessThan(FAIL_FAST_MS);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ code: 'service_unavailable', status: 503 });
+      expect(response.headers.get('Retry-After')).toMatch(/^\d+$/);
+      expect(response.headers.get('X-RateLimit-Remaining')).toMatch(/^\d+$/);
+      expect(await readiness()).toMatchObject({ status: 'unavailable', checks: { [check]: 'unavailable' } });
+      expect((await deployment.app.request('/healthz')).status).toBe(200);
+      expect((await deployment.app.request('/openapi.json')).status).toBe(200);
+
+      await proxy().forward();
+
+      await recovered('/v1/pets', 200);
+      expect(await readiness()).toMatchObject({ status: 'ready' });
+    },
+  );
+
+  it.each<[string, () => TcpProxy]>([
+    ['PostgreSQL', () => postgresProxy],
+    ['Redis', () => redisProxy],
+  ])('answers 503 within 2 s while %s holds the connection but answers nothing', async (_service, proxy) => {
+    expect((await request('/v1/pets')).status).toBe(200);
+    proxy().stall();
+
+    const { response, ms } = await timed('/v1/pets');
+    expect(ms).toBeLessThan(FAIL_FAST_MS);
+    expect(response.status).toBe(503);
+
+    await proxy().forward();
+    await recovered('/v1/pets', 200);
+  });
+
+  it('fails /readyz with "stopping" once asked to stop, while it still serves', async () => {
+    deployment.stopTakingRequests();
+
+    const ready = await deployment.app.request('/readyz');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'stopping' });
+    expect((await request('/v1/pets')).status).toBe(200);
+  });
+});

@@ -1,0 +1,146 @@
+// KeyStore's behaviour, the same on SQLite and PostgreSQL. What only SQLite shows (what its file
+// holds) is in sqlite-key-store.test.ts.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../../server/clock.ts';
+import { hashKey } from '../../../server/keys/api-key.ts';
+import { InvalidApiKeyError } from '../../../server/keys/plans.ts';
+import { postgresReachable } from '../../support/backing-services.ts';
+import { type StorageEngine, useEmptyDatabase } from '../storage/storage-engines.ts';
+
+const START = Date.parse('2026-11-21T09:30:00.000Z');
+
+describe('KeyStore on SQLite', () => keyStoreBehaviour('SQLite'));
+describe.skipIf(!(await postgresReachable()))('KeyStore on PostgreSQL', () => keyStoreBehaviour('PostgreSQL'));
+
+function keyStoreBehaviour(engine: StorageEngine): void {
+  let now = START;
+  const clock: Clock = { now: () => now };
+  const database = useEmptyDatabase(engine, clock);
+  const store = () => database.storage().keys;
+  beforeEach(() => {
+    now = START;
+  });
+
+  describe('create', () => {
+    it('returns the record and a prefixed secret', async () => {
+      const { record, secret } = await store().create({ plan: 'pro', label: 'billing' });
+      expect(secret).toMatch(/^ask_/);
+      expect(record).toEqual({
+        id: 1,
+        label: 'billing',
+        plan: 'pro',
+        perMinute: null,
+        perDay: null,
+        createdAt: '2026-11-21T09:30:00.000Z',
+        revokedAt: null,
+      });
+    });
+
+    it('stores the own limits of an enterprise key', async () => {
+      const { record } = await store().create({ plan: 'enterprise', perMinute: 5000, perDay: 1_000_000 });
+      expect(record).toMatchObject({ plan: 'enterprise', perMinute: 5000, perDay: 1_000_000, label: null });
+    });
+
+    it.each([
+      ['an enterprise key without limits', { plan: 'enterprise' as const }],
+      ['a free key with limits', { plan: 'free' as const, perMinute: 1, perDay: 1 }],
+    ])('rejects %s and stores nothing', async (_, key) => {
+      await expect(store().create(key)).rejects.toThrow(InvalidApiKeyError);
+      expect(await store().count()).toBe(0);
+    });
+
+    it('keeps only the SHA-256 hash of the secret in the database', async () => {
+      const { secret } = await store().create({ plan: 'free', label: 'scan me' });
+      const rows = JSON.stringify(await database.query('SELECT * FROM api_keys'));
+      expect(rows).toContain(hashKey(secret));
+      expect(rows).not.toContain(secret);
+      expect(rows).not.toContain(secret.slice('ask_'.length));
+    });
+  });
+
+  describe('findActive', () => {
+    it('finds a key by its secret', async () => {
+      const { record, secret } = await store().create({ plan: 'business' });
+      expect(await store().findActive(secret)).toEqual(record);
+    });
+
+    it.each([
+      ['an unknown key of the right shape', 'ask_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+      ['the prefix alone', 'ask_'],
+      ['an empty string', ''],
+    ])('finds nothing for %s', async (_, secret) => {
+      await store().create({ plan: 'free' });
+      expect(await store().findActive(secret)).toBeUndefined();
+    });
+
+    it('does not accept the stored hash in place of the secret', async () => {
+      const { secret } = await store().create({ plan: 'free' });
+      expect(await store().findActive(hashKey(secret))).toBeUndefined();
+    });
+
+    it('finds nothing once the key is revoked, while other keys still work', async () => {
+      const revoked = await store().create({ plan: 'free' });
+      const kept = await store().create({ plan: 'free' });
+      expect(await store().findActive(revoked.secret)).toEqual(revoked.record);
+      await store().revoke(revoked.record.id);
+      expect(await store().findActive(revoked.secret)).toBeUndefined();
+      expect(await store().findActive(kept.secret)).toEqual(kept.record);
+    });
+  });
+
+  describe('findActive with another instance (the keys tool, a second server) on the same database', () => {
+    it('finds nothing on the very next lookup once the other instance revokes the key', async () => {
+      const server = store();
+      const tool = (await database.openAnother()).keys;
+      const { record, secret } = await server.create({ plan: 'pro' });
+      expect(await server.findActive(secret)).toEqual(record);
+      await tool.revoke(record.id);
+      expect(await server.findActive(secret)).toBeUndefined();
+    });
+
+    it('finds a key the other instance created', async () => {
+      const server = store();
+      const tool = (await database.openAnother()).keys;
+      const other = await server.create({ plan: 'free' });
+      expect(await server.findActive(other.secret)).toEqual(other.record);
+      const created = await tool.create({ plan: 'business' });
+      expect(await server.findActive(created.secret)).toEqual(created.record);
+    });
+  });
+
+  describe('revoke', () => {
+    it('records when the key was revoked and keeps the first date on a second revoke', async () => {
+      const { record } = await store().create({ plan: 'free' });
+      now = START + 60_000;
+      expect(await store().revoke(record.id)).toBe(true);
+      now = START + 120_000;
+      expect(await store().revoke(record.id)).toBe(true);
+      expect((await store().list())[0]?.revokedAt).toBe('2026-11-21T09:31:00.000Z');
+    });
+
+    it('returns false when no key has the id', async () => {
+      await store().create({ plan: 'free' });
+      expect(await store().revoke(2)).toBe(false);
+    });
+  });
+
+  describe('list and count', () => {
+    it('lists every key, revoked ones included, in creation order, and counts them', async () => {
+      const first = await store().create({ plan: 'free', label: 'one' });
+      const second = await store().create({ plan: 'enterprise', perMinute: 2, perDay: 3 });
+      await store().revoke(first.record.id);
+
+      const listed = await store().list();
+      expect(listed.map((key) => [key.id, key.plan, key.revokedAt !== null])).toEqual([
+        [1, 'free', true],
+        [2, 'enterprise', false],
+      ]);
+      expect(listed[1]).toEqual(second.record);
+      expect(await store().count()).toBe(2);
+    });
+
+    it('counts zero in a new database', async () => {
+      expect(await store().count()).toBe(0);
+    });
+  });
+}

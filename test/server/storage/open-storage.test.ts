@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../server/config.ts';
+import { openStorageFromEnv } from '../../../server/store/open-storage.ts';
+import type { Storage } from '../../../server/store/storage.ts';
+import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { useTempDirs } from './temp-dir.ts';
+
+const tempDir = useTempDirs();
+const withPostgres = await postgresReachable();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function open(env: NodeJS.ProcessEnv): Promise<Storage> {
+  const storage = await openStorageFromEnv(env);
+  cleanups.push(() => storage.close());
+  return storage;
+}
+
+/** Nothing listens there: a variable refused before connecting fails with its own error, not a connection error. */
+const UNREACHABLE_URL = 'postgres://postgres:hunter2@127.0.0.1:1/animals';
+
+describe('openStorageFromEnv', () => {
+  it.each([
+    ['unset', undefined],
+    ['empty', ''],
+  ])('opens SQLite at DATABASE_PATH when DATABASE_URL is %s', async (_, databaseUrl) => {
+    const path = join(tempDir(), 'store.db');
+    const storage = await open({ DATABASE_PATH: path, DATABASE_URL: databaseUrl });
+    expect(storage.description).toBe(`SQLite at ${path}`);
+  });
+
+  it.skipIf(!withPostgres)('opens PostgreSQL at DATABASE_URL when it is set', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const storage = await open({ DATABASE_URL: database.url, DATABASE_PATH: join(tempDir(), 'unused.db') });
+    const { hostname, port, pathname } = new URL(database.url);
+    expect(storage.description).toBe(`PostgreSQL at ${hostname}:${port}${pathname}`);
+    await expect(storage.ping()).resolves.toBeUndefined();
+  });
+
+  it.each(['0', '1001', 'ten', '1.5', '-1', ' 5'])(
+    'refuses DATABASE_POOL_SIZE=%j with a ConfigError naming the variable and its range',
+    async (size) => {
+      const opening = openStorageFromEnv({ DATABASE_URL: UNREACHABLE_URL, DATABASE_POOL_SIZE: size });
+      await expect(opening).rejects.toThrow(ConfigError);
+      await expect(opening).rejects.toThrow(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000; got "${size}".`);
+    },
+  );
+
+  it.each([
+    ['another scheme', 'mysql://root:hunter2@127.0.0.1/animals'],
+    ['no URL at all', 'hunter2@127.0.0.1/animals'],
+  ])('refuses a DATABASE_URL with %s with a ConfigError that does not repeat it', async (_, url) => {
+    const opening = openStorageFromEnv({ DATABASE_URL: url });
+    await expect(opening).rejects.toThrow(ConfigError);
+    await expect(opening).rejects.toThrow(/^DATABASE_URL must be a PostgreSQL URL/);
+    await expect(opening).rejects.not.toThrow(/hunter2/);
+  });
+});

@@ -1,0 +1,178 @@
+// PetStore's behaviour, the same on SQLite and PostgreSQL. What only SQLite shows (its query
+// plans, its read cache) is in sqlite-pet-store.test.ts.
+import { describe, expect, it } from 'vitest';
+import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
+import { postgresReachable } from '../../support/backing-services.ts';
+import { defined } from '../../support/defined.ts';
+import { type StorageEngine, useEmptyDatabase } from './storage-engines.ts';
+
+describe('PetStore on SQLite', () => petStoreBehaviour('SQLite'));
+describe.skipIf(!(await postgresReachable()))('PetStore on PostgreSQL', () => petStoreBehaviour('PostgreSQL'));
+
+function petStoreBehaviour(engine: StorageEngine): void {
+  const database = useEmptyDatabase(engine);
+  const store = () => database.storage().pets;
+
+  async function createPets(statuses: readonly PetStatus[]): Promise<Pet[]> {
+    const pets: Pet[] = [];
+    for (const [index, status] of statuses.entries()) {
+      pets.push(await store().create({ name: `Pet ${index + 1}`, categoryId: 1, status }));
+    }
+    return pets;
+  }
+
+  describe('create', () => {
+    it('assigns ids 1, 2, 3 in creation order and returns the stored pet', async () => {
+      const created = await createPets(['available', 'sold', 'pending']);
+      expect(created).toEqual([
+        { id: 1, name: 'Pet 1', categoryId: 1, status: 'available' },
+        { id: 2, name: 'Pet 2', categoryId: 1, status: 'sold' },
+        { id: 3, name: 'Pet 3', categoryId: 1, status: 'pending' },
+      ]);
+    });
+
+    it('never reuses the id of a deleted pet, not even the last one', async () => {
+      await createPets(['available', 'available', 'available']);
+      await database.query('DELETE FROM pets WHERE id IN (2, 3)');
+      const next = await store().create({ name: 'Next', categoryId: 1, status: 'available' });
+      expect(next.id).toBe(4);
+    });
+
+    it.each([
+      ['spaces around and inside', '  Rex   the  dog  '],
+      ['accents and other scripts', 'Élodie – Кот – 猫'],
+      ['emoji, including joined sequences', '🐕 Rex 👩‍👩‍👧 🏳️‍🌈'],
+      ['combining characters left uncomposed', 'e\u0301le\u0300ve'],
+      ['tabs and non-breaking spaces inside', 'Rex\u00a0\u2003Jr'],
+    ])('stores a name with %s exactly as given', async (_, name) => {
+      const created = await store().create({ name, categoryId: 7, status: 'available' });
+      expect(created.name).toBe(name);
+      expect((await store().get(created.id))?.name).toBe(name);
+    });
+
+    it('round-trips the largest categoryId a JSON client can hold, 2^53-1, as a number', async () => {
+      const created = await store().create({ name: 'Big', categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' });
+      expect(created.categoryId).toBe(9007199254740991);
+      expect((await store().get(created.id))?.categoryId).toBe(9007199254740991);
+    });
+
+    it('refuses a name with a lone surrogate, which UTF-8 cannot hold, and stores nothing', async () => {
+      await expect(store().create({ name: 'Rex\ud800', categoryId: 1, status: 'available' })).rejects.toThrow(
+        RangeError,
+      );
+      expect((await store().list({ limit: 10 })).pets).toEqual([]);
+    });
+
+    it('keeps created pets after the storage is closed and opened again', async () => {
+      const created = await store().create({ name: 'Rex', categoryId: 3, status: 'pending' });
+      const reopened = await database.reopen();
+      expect(await reopened.pets.get(created.id)).toEqual(created);
+    });
+  });
+
+  describe('get', () => {
+    it('returns the pet with that id, or undefined when there is none', async () => {
+      const [, second] = await createPets(['available', 'sold']);
+      expect(await store().get(2)).toEqual(second);
+      expect(await store().get(3)).toBeUndefined();
+    });
+
+    it('finds nothing, without failing, for the largest id a client can send', async () => {
+      await createPets(['available']);
+      expect(await store().get(Number.MAX_SAFE_INTEGER)).toBeUndefined();
+    });
+  });
+
+  describe('list', () => {
+    const statuses: PetStatus[] = ['available', 'sold', 'available', 'pending', 'sold', 'available', 'sold'];
+
+    it('returns pets in ascending id order, at most limit of them, and says whether more exist', async () => {
+      await createPets(statuses);
+      const page = await store().list({ limit: 3 });
+      expect(page.pets.map((pet) => pet.id)).toEqual([1, 2, 3]);
+      expect(page.hasMore).toBe(true);
+    });
+
+    it('continues after afterId and reports no more on the last page', async () => {
+      await createPets(statuses);
+      const page = await store().list({ limit: 4, afterId: 3 });
+      expect(page.pets.map((pet) => pet.id)).toEqual([4, 5, 6, 7]);
+      expect(page.hasMore).toBe(false);
+    });
+
+    it('reports no more when the page is exactly full with the last pets', async () => {
+      await createPets(statuses);
+      expect((await store().list({ limit: 7 })).hasMore).toBe(false);
+    });
+
+    it('keeps only pets of the given status, still in id order and paged', async () => {
+      await createPets(statuses);
+      const first = await store().list({ limit: 2, status: 'sold' });
+      expect(first.pets.map((pet) => [pet.id, pet.status])).toEqual([
+        [2, 'sold'],
+        [5, 'sold'],
+      ]);
+      expect(first.hasMore).toBe(true);
+
+      const second = await store().list({ limit: 2, status: 'sold', afterId: 5 });
+      expect(second.pets.map((pet) => pet.id)).toEqual([7]);
+      expect(second.hasMore).toBe(false);
+    });
+
+    it('walks every pet exactly once when following afterId page by page', async () => {
+      const created = await createPets(statuses);
+      const seen: Pet[] = [];
+      let afterId: number | undefined;
+      for (;;) {
+        const page = await store().list({ limit: 2, afterId });
+        seen.push(...page.pets);
+        if (!page.hasMore) break;
+        afterId = defined(page.pets.at(-1), 'a pet on a page with more after it').id;
+      }
+      expect(seen).toEqual(created);
+    });
+
+    it('returns an empty last page when nothing matches', async () => {
+      await createPets(['available']);
+      expect(await store().list({ limit: 20, status: 'pending' })).toEqual({ pets: [], hasMore: false });
+    });
+  });
+
+  describe('reads after writes', () => {
+    it('lists and gets a pet this store created right after reading the same page', async () => {
+      await createPets(['available']);
+      expect((await store().list({ limit: 10 })).pets).toHaveLength(1);
+      const created = await store().create({ name: 'Newcomer', categoryId: 2, status: 'available' });
+      expect((await store().list({ limit: 10 })).pets.at(-1)).toEqual(created);
+      expect(await store().get(created.id)).toEqual(created);
+    });
+
+    it('sees at once what another instance on the same database committed', async () => {
+      const reader = store();
+      const writer = (await database.openAnother()).pets;
+      const first = await writer.create({ name: 'First', categoryId: 1, status: 'available' });
+      expect(await reader.list({ limit: 10 })).toEqual({ pets: [first], hasMore: false });
+      expect(await reader.get(first.id)).toEqual(first);
+
+      const second = await writer.create({ name: 'Second', categoryId: 1, status: 'available' });
+      await database.query(`UPDATE pets SET status = 'sold' WHERE id = ${first.id}`);
+      expect(await reader.list({ limit: 10 })).toEqual({
+        pets: [{ ...first, status: 'sold' }, second],
+        hasMore: false,
+      });
+      expect(await reader.get(first.id)).toEqual({ ...first, status: 'sold' });
+    });
+
+    it('gives every pet created at once by two instances its own id', async () => {
+      const other = (await database.openAnother()).pets;
+      const created = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          (index % 2 === 0 ? store() : other).create({ name: `Pet ${index}`, categoryId: 1, status: 'available' }),
+        ),
+      );
+      const ids = created.map((pet) => pet.id).sort((a, b) => a - b);
+      expect(ids).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+      expect((await store().list({ limit: 100 })).pets).toHaveLength(20);
+    });
+  });
+}

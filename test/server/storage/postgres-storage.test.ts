@@ -1,0 +1,234 @@
+// What only PostgreSQL shows: migrations by instances starting at once, its limits on values,
+// its pool, and what requests get while the database cannot be reached.
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migratePostgres, POSTGRES_MIGRATIONS } from '../../../server/store/postgres/migrations.ts';
+import { PET_STATEMENTS } from '../../../server/store/postgres/pet-store.ts';
+import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
+import type { Storage } from '../../../server/store/storage.ts';
+import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
+import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
+
+/** The bound on a request's wait while PostgreSQL is unreachable. */
+const UNAVAILABLE_WITHIN_MS = 2_000;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function emptyDatabase() {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  return database;
+}
+
+async function open(url: string, options: Parameters<typeof openPostgresStorage>[1] = {}): Promise<Storage> {
+  const storage = await openPostgresStorage(url, options);
+  cleanups.push(() => storage.close());
+  return storage;
+}
+
+/** Runs `sql` on the database at `url` through a connection of its own. */
+async function query<Row extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Resolves to what `work` rejected with, and how long that took. */
+async function failureOf(work: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = performance.now();
+  try {
+    await work();
+  } catch (error) {
+    return { error, ms: performance.now() - started };
+  }
+  throw new Error('Expected the call to fail while PostgreSQL is unreachable, but it succeeded.');
+}
+
+describe('openPostgresStorage with nothing listening at the address', () => {
+  it(`rejects with StorageUnavailableError within ${UNAVAILABLE_WITHIN_MS} ms`, async () => {
+    const { error, ms } = await failureOf(() => openPostgresStorage('postgres://postgres@127.0.0.1:1/animals'));
+    expect(error).toBeInstanceOf(StorageUnavailableError);
+    expect((error as StorageUnavailableError).reason).toMatch(/ECONNREFUSED/);
+    expect(ms).toBeLessThan(UNAVAILABLE_WITHIN_MS);
+  });
+});
+
+describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
+  it('migrates an empty database once when three instances start on it at once, and they share one cursor secret', async () => {
+    const { url } = await emptyDatabase();
+    const storages = await Promise.all([open(url), open(url), open(url)]);
+
+    expect(await query(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(
+      POSTGRES_MIGRATIONS.map(({ version }) => ({ version })),
+    );
+    const tables = await query<{ name: string }>(
+      url,
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    );
+    expect(tables.map(({ name }) => name)).toEqual(['api_keys', 'pets', 'schema_migrations', 'settings']);
+    const [first, ...others] = storages.map((storage) => storage.cursorSecret);
+    for (const secret of others) expect(secret).toEqual(first);
+  });
+
+  it('refuses a database at a newer schema version than the program knows, naming both', async () => {
+    const { url } = await emptyDatabase();
+    await migratePostgres(url, 1_500);
+    await query(url, 'INSERT INTO schema_migrations (version) VALUES (99)');
+    await expect(openPostgresStorage(url)).rejects.toThrow(
+      `The database is at schema version 99, newer than this program knows (${POSTGRES_MIGRATIONS.length}); run a newer version of the service.`,
+    );
+  });
+
+  it('leaves the database as it was when a migration step fails', async () => {
+    const { url } = await emptyDatabase();
+    const failing = [
+      ...POSTGRES_MIGRATIONS,
+      { version: 2, sql: 'CREATE TABLE owners (id bigint PRIMARY KEY); SELECT no_such_function()' },
+    ];
+    await expect(migratePostgres(url, 1_500, failing)).rejects.toThrow(/no_such_function/);
+    expect(await query(url, "SELECT to_regclass('owners') AS owners, to_regclass('pets') AS pets")).toEqual([
+      { owners: null, pets: null },
+    ]);
+  });
+
+  it('describes itself by host, port and database, never with the password of the URL', async () => {
+    const { url } = await emptyDatabase();
+    const withPassword = new URL(url);
+    withPassword.password = 'hunter2';
+    const storage = await open(withPassword.href);
+    expect(storage.description).toBe(
+      `PostgreSQL at ${withPassword.hostname}:${withPassword.port}${withPassword.pathname}`,
+    );
+  });
+
+  it('refuses a pet name with U+0000, which PostgreSQL text cannot hold, and stores nothing', async () => {
+    const { pets } = await open((await emptyDatabase()).url);
+    await expect(pets.create({ name: 'Re\u0000x', categoryId: 1, status: 'available' })).rejects.toThrow(RangeError);
+    expect(await pets.list({ limit: 10 })).toEqual({ pets: [], hasMore: false });
+  });
+
+  it('hands out ids beyond 2^32 as exact numbers', async () => {
+    const { url } = await emptyDatabase();
+    const { pets } = await open(url);
+    await query(url, "SELECT setval(pg_get_serial_sequence('pets', 'id'), $1)", [2 ** 40]);
+    const created = await pets.create({ name: 'Far', categoryId: 1, status: 'available' });
+    expect(created.id).toBe(2 ** 40 + 1);
+    expect(await pets.get(2 ** 40 + 1)).toEqual(created);
+    expect((await pets.list({ limit: 1, afterId: 2 ** 40 })).pets).toEqual([created]);
+  });
+
+  it('opens no more connections than the pool size, however many requests run at once', async () => {
+    const { url } = await emptyDatabase();
+    const { pets } = await open(url, { poolSize: 2 });
+    await Promise.all(
+      Array.from({ length: 30 }, (_, index) => pets.create({ name: `Pet ${index}`, categoryId: 1, status: 'sold' })),
+    );
+    const [{ connections } = { connections: -1 }] = await query<{ connections: number }>(
+      url,
+      "SELECT count(*)::int AS connections FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'animal-store'",
+    );
+    expect(connections).toBeGreaterThan(0);
+    expect(connections).toBeLessThanOrEqual(2);
+    expect((await pets.list({ limit: 100 })).pets).toHaveLength(30);
+  });
+});
+
+describe.skipIf(!(await postgresReachable()))('PostgresPetStore queries', () => {
+  /** The plan of `statement` for `values`, as PostgreSQL runs it: prepared, then executed. */
+  async function planOf(url: string, statement: { text: string }, types: string, values: string): Promise<string> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`PREPARE page (${types}) AS ${statement.text}`);
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE page (${values})`);
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('reads a page in id order through an index, without sorting, on a table where one status is nearly every pet', async () => {
+    const { url } = await emptyDatabase();
+    await migratePostgres(url, 1_500);
+    await query(
+      url,
+      "INSERT INTO pets (name, category_id, status) SELECT 'Pet', 1, CASE WHEN n % 1000 = 0 THEN 'sold' ELSE 'available' END FROM generate_series(1, 20000) AS n",
+    );
+    await query(url, 'ANALYZE pets');
+
+    const rare = await planOf(url, PET_STATEMENTS.pageByStatus, 'text, bigint, bigint', "'sold', 0, 21");
+    expect(rare).toMatch(/Index (Only )?Scan using pets_status_id on pets/);
+    const common = await planOf(url, PET_STATEMENTS.pageByStatus, 'text, bigint, bigint', "'available', 0, 21");
+    const unfiltered = await planOf(url, PET_STATEMENTS.page, 'bigint, bigint', '0, 21');
+    expect(unfiltered).toMatch(/Index Scan using pets_pkey on pets/);
+    for (const plan of [rare, common, unfiltered]) {
+      expect(plan).not.toMatch(/Sort|Seq Scan/);
+    }
+  });
+});
+
+describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the database cannot be reached', () => {
+  /** A storage whose connections go through a proxy the test controls, with a key and a pet in it. */
+  async function throughProxy(options: Parameters<typeof openPostgresStorage>[1] = {}) {
+    const { url } = await emptyDatabase();
+    const direct = new URL(url);
+    const proxy: TcpProxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    cleanups.push(() => proxy.close());
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    const storage = await open(proxied.href, { poolSize: 2, ...options });
+    const { secret } = await storage.keys.create({ plan: 'free' });
+    const pet = await storage.pets.create({ name: 'Rex', categoryId: 1, status: 'available' });
+    return { proxy, storage, secret, pet };
+  }
+
+  function calls(storage: Storage, secret: string, petId: number): Array<[string, () => Promise<unknown>]> {
+    return [
+      ['create', () => storage.pets.create({ name: 'Lost', categoryId: 1, status: 'available' })],
+      ['get', () => storage.pets.get(petId)],
+      ['list', () => storage.pets.list({ limit: 10 })],
+      ['list by status', () => storage.pets.list({ limit: 10, status: 'available' })],
+      ['findActive', () => storage.keys.findActive(secret)],
+      ['ping', () => storage.ping()],
+    ];
+  }
+
+  async function expectEveryCallUnavailable(storage: Storage, secret: string, petId: number): Promise<void> {
+    for (const [name, call] of calls(storage, secret, petId)) {
+      const { error, ms } = await failureOf(call);
+      expect(error, name).toBeInstanceOf(StorageUnavailableError);
+      expect(ms, name).toBeLessThan(UNAVAILABLE_WITHIN_MS);
+    }
+  }
+
+  it(`answers every call with StorageUnavailableError within ${UNAVAILABLE_WITHIN_MS} ms while PostgreSQL refuses connections, and serves again once it is back, without reopening`, async () => {
+    const { proxy, storage, secret, pet } = await throughProxy();
+    await proxy.refuse();
+    await expectEveryCallUnavailable(storage, secret, pet.id);
+
+    await proxy.forward();
+    expect(await storage.pets.get(pet.id)).toEqual(pet);
+    expect(await storage.keys.findActive(secret)).toMatchObject({ plan: 'free' });
+    // The pet refused while PostgreSQL was away was not stored.
+    expect((await storage.pets.list({ limit: 10 })).pets).toEqual([pet]);
+  });
+
+  it('answers every call with StorageUnavailableError within the timeouts while the network drops everything, and serves again once it carries', async () => {
+    const { proxy, storage, secret, pet } = await throughProxy({ connectTimeoutMs: 300, queryTimeoutMs: 300 });
+    proxy.stall();
+    await expectEveryCallUnavailable(storage, secret, pet.id);
+
+    await proxy.forward();
+    expect(await storage.pets.get(pet.id)).toEqual(pet);
+    expect(await storage.keys.findActive(secret)).toMatchObject({ plan: 'free' });
+  });
+});
