@@ -1,6 +1,6 @@
 import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
 import type { WindowLimits } from '../limiter/rate-limiter.ts';
-import { API_KEY_PREFIX, isWellFormedApiKey } from './api-key.ts';
+import { API_KEY_PREFIX, generateApiKey, hashKey, isWellFormedApiKey } from './api-key.ts';
 import type { ApiKeyRecord, NewApiKey } from './key-store.ts';
 
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
@@ -57,4 +57,27 @@ export function assertValidNewApiKey(key: NewApiKey): void {
       throw new InvalidApiKeyError(`${field} must be a positive integer, not ${value}.`);
     }
   }
+}
+
+/** The columns of a new key's row, in the order the stores insert them. */
+export type NewKeyColumns = [
+  label: string | null,
+  plan: Plan,
+  perMinute: number | null,
+  perDay: number | null,
+  keyHash: string,
+  createdAt: string,
+];
+
+/**
+ * A new key checked (InvalidApiKeyError otherwise), its secret (the one chosen, or a new random
+ * one) and the row every store inserts for it: only the secret's hash is kept.
+ */
+export function newKeyRow(key: NewApiKey, createdAt: string): { secret: string; columns: NewKeyColumns } {
+  assertValidNewApiKey(key);
+  const secret = key.secret ?? generateApiKey();
+  return {
+    secret,
+    columns: [key.label ?? null, key.plan, key.perMinute ?? null, key.perDay ?? null, hashKey(secret), createdAt],
+  };
 }

@@ -4,9 +4,9 @@ import { systemClock } from '../clock.ts';
 import { changeDetector } from '../store/change-detector.ts';
 import { ReadCache } from '../store/read-cache.ts';
 import { withSqlite } from '../store/sqlite-errors.ts';
-import { generateApiKey, hashKey } from './api-key.ts';
+import { hashKey } from './api-key.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
-import { assertValidNewApiKey, type Plan } from './plans.ts';
+import { type NewKeyColumns, newKeyRow } from './plans.ts';
 
 /** Every request looks its key up; the active keys of a deployment fit in memory many times over. */
 const CACHED_KEYS = 10_000;
@@ -16,7 +16,7 @@ const KEY_COLUMNS =
 
 export class SqliteKeyStore implements KeyStore {
   readonly #clock: Clock;
-  readonly #insert: Statement<[string | null, Plan, number | null, number | null, string, string], ApiKeyRecord>;
+  readonly #insert: Statement<NewKeyColumns, ApiKeyRecord>;
   readonly #findActive: Statement<[string], ApiKeyRecord>;
   readonly #list: Statement<[], ApiKeyRecord>;
   readonly #revoke: Statement<[string, number]>;
@@ -40,19 +40,9 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
-    assertValidNewApiKey(key);
-    const secret = key.secret ?? generateApiKey();
+    const { secret, columns } = newKeyRow(key, this.#now());
     // `all`, not `get`, so a failed commit throws (see SqlitePetStore.create).
-    const [record] = withSqlite(() =>
-      this.#insert.all(
-        key.label ?? null,
-        key.plan,
-        key.perMinute ?? null,
-        key.perDay ?? null,
-        hashKey(secret),
-        this.#now(),
-      ),
-    );
+    const [record] = withSqlite(() => this.#insert.all(...columns));
     if (!record) throw new Error('SQLite returned no row for an inserted key.');
     return { record, secret };
   }

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { Clock } from '../../clock.ts';
 import { systemClock } from '../../clock.ts';
-import { generateApiKey, hashKey } from '../../keys/api-key.ts';
+import { hashKey } from '../../keys/api-key.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../keys/key-store.ts';
-import { assertValidNewApiKey } from '../../keys/plans.ts';
+import { newKeyRow } from '../../keys/plans.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
 const KEY_COLUMNS =
@@ -47,16 +47,8 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   async create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
-    assertValidNewApiKey(key);
-    const secret = key.secret ?? generateApiKey();
-    const { rows } = await execute<KeyRow>(this.#pool, KEY_STATEMENTS.insert, [
-      key.label ?? null,
-      key.plan,
-      key.perMinute ?? null,
-      key.perDay ?? null,
-      hashKey(secret),
-      this.#now(),
-    ]);
+    const { secret, columns } = newKeyRow(key, this.#now());
+    const { rows } = await execute<KeyRow>(this.#pool, KEY_STATEMENTS.insert, columns);
     const [row] = rows;
     if (!row) throw new Error('PostgreSQL returned no row for an inserted key.');
     return { record: recordOf(row), secret };
