@@ -2,14 +2,18 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase } from '../../../server/database.ts';
+import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
+import { startServerProcess } from '../../support/server-process.ts';
 import { useTempDirs } from './temp-dir.ts';
 
 const tempDir = useTempDirs();
 const writer = fileURLToPath(new URL('./fixtures/write-pets.ts', import.meta.url));
 const ACKNOWLEDGED_BEFORE_KILL = 200;
+const CONCURRENT_CLIENTS = 50;
+const ACKNOWLEDGED_BY_SERVER_BEFORE_KILL = 500;
 
 /** Runs the writer until it has acknowledged `count` pets, then kills it with SIGKILL. */
 async function acknowledgeThenKill(path: string, count: number): Promise<number[]> {
@@ -40,4 +44,67 @@ describe('SqlitePetStore durability', () => {
     }
     db.close();
   }, 20_000);
+
+  it('keeps every pet the server acknowledged with 201 when killed with SIGKILL amid concurrent POSTs', async () => {
+    const path = join(tempDir(), 'server.db');
+    const setup = openDatabase(path);
+    const { secret } = await new SqliteKeyStore(setup).create({
+      plan: 'enterprise',
+      perMinute: 1_000_000,
+      perDay: 1_000_000,
+    });
+    setup.close();
+
+    const server = await startServerProcess({ DATABASE_PATH: path });
+    // Also after a timeout, which a `finally` would not see.
+    onTestFinished(() => {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    });
+    const { baseUrl, child } = server;
+    const headers = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
+    const acknowledged = new Map<number, string>();
+    let inFlight = 0;
+    let inFlightAtKill = 0;
+    let killed = false;
+    const client = async (clientIndex: number) => {
+      for (let index = 0; !killed; index += 1) {
+        const name = `Pet ${clientIndex}-${index}`;
+        inFlight += 1;
+        try {
+          const response = await fetch(`${baseUrl}/v1/pets`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ name, categoryId: clientIndex + 1 }),
+          });
+          if (response.status !== 201) throw new Error(`POST answered ${response.status}: ${await response.text()}`);
+          const { id } = (await response.json()) as { id: number };
+          acknowledged.set(id, name);
+        } catch (error) {
+          // A request cut by the kill has no answer: its pet may or may not be stored.
+          if (!killed) throw error;
+        } finally {
+          inFlight -= 1;
+        }
+        if (!killed && acknowledged.size >= ACKNOWLEDGED_BY_SERVER_BEFORE_KILL) {
+          killed = true;
+          inFlightAtKill = inFlight;
+          child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENT_CLIENTS }, (_, index) => client(index)));
+    expect((await server.exited).signal).toBe('SIGKILL');
+    expect(inFlightAtKill).toBeGreaterThan(0);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(ACKNOWLEDGED_BY_SERVER_BEFORE_KILL);
+
+    const db = openDatabase(path);
+    const stored = new Map(
+      db
+        .prepare<[], { id: number; name: string }>('SELECT id, name FROM pets')
+        .all()
+        .map(({ id, name }) => [id, name]),
+    );
+    db.close();
+    for (const [id, name] of acknowledged) expect(stored.get(id)).toBe(name);
+  }, 30_000);
 });

@@ -1,9 +1,11 @@
-// What only SQLite shows: its query plans and its read cache. The behaviour both engines share is
+// What only SQLite shows: its query plans, its read cache and its group commit. The behaviour both engines share is
 // in pet-store.test.ts, which runs on SQLite too.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../../server/database.ts';
 import { openDatabase } from '../../../server/database.ts';
+import type { Pet } from '../../../server/store/pet-store.ts';
 import { PET_QUERIES, SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
+import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { defined } from '../../support/defined.ts';
 
 let db: Database;
@@ -56,5 +58,88 @@ describe('SqlitePetStore queries', () => {
   it('seeks an unfiltered page on the id (rowid) without sorting', () => {
     const plan = planOf(PET_QUERIES.page, 0, 21);
     expect(plan).toEqual(['SEARCH pets USING INTEGER PRIMARY KEY (rowid>?)']);
+  });
+});
+
+describe('SqlitePetStore group commit', () => {
+  /** A store on `db` whose transactions are counted: one per run of a transaction's body. */
+  function countingStore(): { store: SqlitePetStore; transactions: () => number } {
+    let transactions = 0;
+    const transaction = db.transaction.bind(db);
+    vi.spyOn(db, 'transaction').mockImplementation(((body: (...args: unknown[]) => unknown) =>
+      transaction((...args: unknown[]) => {
+        transactions += 1;
+        return body(...args);
+      })) as typeof db.transaction);
+    return { store: new SqlitePetStore(db), transactions: () => transactions };
+  }
+
+  const newPet = (index: number) => ({ name: `Pet ${index}`, categoryId: index + 1, status: 'available' as const });
+  const count = () => db.prepare('SELECT count(*) FROM pets').pluck().get();
+
+  it('writes pets created at once in one transaction, each resolved with its own id in the order of creation', async () => {
+    const { store, transactions } = countingStore();
+    const created = await Promise.all(Array.from({ length: 100 }, (_, index) => store.create(newPet(index))));
+
+    expect(transactions()).toBe(1);
+    expect(created).toEqual(created.map((_, index) => ({ id: expect.any(Number), ...newPet(index) })));
+    const ids = created.map((pet) => pet.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(100);
+    expect(await store.list({ limit: 200 })).toEqual({ pets: created, hasMore: false });
+  });
+
+  it('caps a transaction at 256 pets and writes the rest in the next ones, still in order', async () => {
+    const { store, transactions } = countingStore();
+    const created = await Promise.all(Array.from({ length: 600 }, (_, index) => store.create(newPet(index))));
+
+    expect(transactions()).toBe(3);
+    expect(created.map((pet) => pet.id)).toEqual(created.map((_, index) => index + 1));
+    expect(count()).toBe(600);
+  });
+
+  it('gives a pet created while a batch is being written a later transaction', async () => {
+    const { store, transactions } = countingStore();
+    const first = store.create(newPet(0));
+    const second = first.then(() => store.create(newPet(1)));
+    expect((await first).id).toBeLessThan((await second).id);
+    expect(transactions()).toBe(2);
+  });
+
+  it('refuses only the create whose name cannot be stored, and stores the rest of its batch', async () => {
+    const { store, transactions } = countingStore();
+    const results = await Promise.allSettled([
+      store.create(newPet(0)),
+      store.create({ ...newPet(1), name: 'Lone \uD800' }),
+      store.create(newPet(2)),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(results[1]).toMatchObject({ reason: expect.any(RangeError) });
+    expect(transactions()).toBe(1);
+    expect(count()).toBe(2);
+  });
+
+  it('refuses every pet of a batch whose transaction fails, stores none of them, and stores the next pet', async () => {
+    const { store, transactions } = countingStore();
+    await store.create(newPet(0));
+    const pagesInUse = db.prepare('PRAGMA page_count').pluck().get() as number;
+    // The first pets of the batch fit in the pages in use, the later ones need a new page: the
+    // transaction fails halfway, as on a full disk, and must roll back the pets it had inserted.
+    db.exec(`PRAGMA max_page_count = ${pagesInUse}`);
+    const batch = Array.from({ length: 20 }, (_, index) => store.create({ ...newPet(index), name: 'x'.repeat(500) }));
+    const results = await Promise.allSettled(batch);
+
+    expect(transactions()).toBe(2);
+    for (const result of results) {
+      expect(result.status).toBe('rejected');
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(StorageUnavailableError);
+      expect((result as PromiseRejectedResult).reason.message).toMatch(/SQLITE_FULL/);
+    }
+    expect(count()).toBe(1);
+
+    db.exec(`PRAGMA max_page_count = ${pagesInUse * 10}`);
+    const next: Pet = await store.create(newPet(1));
+    expect(next).toEqual({ id: 2, ...newPet(1) });
+    expect((await store.list({ limit: 10 })).pets.map((pet) => pet.id)).toEqual([1, 2]);
   });
 });
