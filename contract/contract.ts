@@ -155,7 +155,7 @@ export function loadContract(): Contract {
  * The path every URL of `servers` shares (`/v1`), with their variables at their defaults;
  * empty when there is no server.
  */
-function basePathOf(servers: ServerObject[] = []): string {
+export function basePathOf(servers: ServerObject[] = []): string {
   const basePaths = new Set(
     servers.map((server) => {
       const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');

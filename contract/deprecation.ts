@@ -23,10 +23,15 @@ export function readDeprecation(
   const successor = definition['x-successor'];
   return {
     headers: constantsOnEveryResponse(operation),
-    sunsetAt: Date.parse(`${sunsetDate}T00:00:00Z`),
+    sunsetAt: sunsetInstant(sunsetDate),
     sunsetDate,
     ...(typeof successor === 'string' && { successor: servedPathOf(successor) }),
   };
+}
+
+/** The instant (ms) an `x-sunset` date (`YYYY-MM-DD`) names: its first moment, in UTC. */
+export function sunsetInstant(sunsetDate: string): number {
+  return Date.parse(`${sunsetDate}T00:00:00Z`);
 }
 
 /** The deprecation of an operation the caller knows to be deprecated; an error for any other. */

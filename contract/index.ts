@@ -1,6 +1,7 @@
 // The one reader of the bundled contract (generated/openapi.json) and its one request validator.
 // Server, mock, scripts and tests read the contract only through this module.
 export {
+  basePathOf,
   Contract,
   type ContractHeader,
   type ContractOperation,
@@ -11,7 +12,7 @@ export {
   type OperationId,
   type PathMatch,
 } from './contract.ts';
-export { type Deprecation, deprecationOf } from './deprecation.ts';
+export { type Deprecation, deprecationOf, sunsetInstant } from './deprecation.ts';
 export {
   type JsonObject,
   type JsonSchema,

@@ -11,7 +11,7 @@ export function indexRoute(contract: Contract): Hono<AppEnv> {
     version: contract.document.info.version,
     api: contract.basePath,
     // Served by docsRoutes.
-    docs: '/docs',
+    docs: '/docs/',
     openapi: '/openapi.json',
   };
   const routes = new Hono<AppEnv>();

@@ -1,5 +1,6 @@
-// Builds dist/docs/: one self-contained page rendered by Redocly from the bundled contract in
-// generated/, next to copies of that bundle (the page's download links).
+// Builds dist/docs/: self-contained pages rendered by Redocly, one of the working draft (from the
+// bundle in generated/, next to copies of it, the page's download links), one of each release in
+// releases/ (in dist/docs/<version>/), and the changelog, all joined by a version switcher.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -7,8 +8,13 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { OpenApiDocument } from '../../contract/index.ts';
 import { buildArtifacts, type ContractLocations, displayPath, findDrift, formatFinding } from '../pipeline.ts';
-import { withOperationIds } from './operation-ids.ts';
+import { changelogFile } from '../release/changelog.ts';
+import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
+import { changelogPage } from './changelog-page.ts';
+import { CHANGELOG_PAGE, type Edition, editions, renewedSwitcher, withSwitcher } from './editions.ts';
+import { forThePage } from './presentation.ts';
 import { findRemoteResources, makeSelfContained } from './self-contained.ts';
 import { docsLocations } from './status.ts';
 
@@ -37,47 +43,106 @@ export async function buildDocs(
   const bundles = await Promise.all(
     docs.bundles.map(async (bundle) => ({ ...bundle, content: await readFile(bundle.source) })),
   );
-  print(stepLine('bundle', started, 'checked generated/ is current'));
+  const json = bundles.find((bundle) => bundle.name === 'openapi.json');
+  if (json === undefined) throw new Error('docs: the bundles to document include no openapi.json.');
+  const draft = JSON.parse(json.content.toString('utf8')) as OpenApiDocument;
+  const releases = await listReleases(locations);
+  const all = editions(
+    draft.info.version,
+    releases.map((release) => release.name),
+  );
+  print(stepLine('bundle', started, `checked generated/ is current; ${releases.length} release(s) in releases/`));
 
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-docs-'));
   try {
     started = performance.now();
-    const json = bundles.find((bundle) => bundle.name === 'openapi.json');
-    if (json === undefined) throw new Error('docs: the bundles to document include no openapi.json.');
-    const input = path.join(workDir, 'openapi.json');
-    await writeFile(input, JSON.stringify(withOperationIds(JSON.parse(json.content.toString('utf8')) as object)));
-    const rendered = await renderWithRedocly(
-      locations,
-      input,
-      path.join(workDir, 'index.html'),
-      docs.bundles.map((bundle) => bundle.name),
+    // A release never changes: its page is rendered once, later builds only renew its switcher.
+    const releasePages = await Promise.all(
+      releases.map(async (release) => {
+        const edition = all.find((candidate) => candidate.name === release.name) as Edition;
+        const content = await readFile(release.file);
+        const dir = path.join(docs.dir, release.name);
+        const copied = await readFile(path.join(dir, RELEASED_CONTRACT)).catch(() => undefined);
+        const page = copied?.equals(content)
+          ? await readFile(path.join(dir, 'index.html'), 'utf8').catch(() => undefined)
+          : undefined;
+        return { release, edition, content, dir, page };
+      }),
     );
-    if (!rendered.ok) return { ok: false, problem: `docs: redocly build-docs failed:\n${rendered.output}` };
-    print(stepLine('render', started, 'redocly build-docs --inlineBundle'));
+    const toRender = [
+      { edition: all[0] as Edition, document: draft, downloads: docs.bundles.map((bundle) => bundle.name) },
+      ...releasePages
+        .filter(({ page }) => page === undefined)
+        .map(({ edition, content }) => ({
+          edition,
+          document: JSON.parse(content.toString('utf8')) as OpenApiDocument,
+          downloads: [RELEASED_CONTRACT],
+        })),
+    ];
+    const rendered = new Map<string, string>();
+    const failures: string[] = [];
+    await Promise.all(
+      toRender.map(async ({ edition, document, downloads }) => {
+        const dir = path.join(workDir, edition.name);
+        await mkdir(dir, { recursive: true });
+        const input = path.join(dir, 'openapi.json');
+        await writeFile(input, JSON.stringify(forThePage(document)));
+        const result = await renderWithRedocly(locations, input, path.join(dir, 'index.html'), downloads);
+        if (!result.ok) failures.push(`${edition.label}: ${result.output}`);
+        else rendered.set(edition.name, makeSelfContained(await readFile(path.join(dir, 'index.html'), 'utf8')));
+      }),
+    );
+    if (failures.length > 0) return { ok: false, problem: `docs: redocly build-docs failed:\n${failures.join('\n')}` };
+    print(stepLine('render', started, `redocly build-docs --inlineBundle: ${[...rendered.keys()].join(', ')}`));
 
     started = performance.now();
-    const html = makeSelfContained(await readFile(path.join(workDir, 'index.html'), 'utf8'));
-    const remote = findRemoteResources(html);
+    const pages = [
+      ...releasePages.map(({ edition, page }) => ({
+        edition,
+        html:
+          page === undefined
+            ? withSwitcher(rendered.get(edition.name) as string, all, edition.page)
+            : renewedSwitcher(page, all, edition.page),
+      })),
+      { edition: all[0] as Edition, html: withSwitcher(rendered.get('draft') as string, all, 'index.html') },
+    ];
+    const changelog = changelogPage(await readFile(changelogFile(locations), 'utf8').catch(() => '# Changelog\n'), all);
+    const remote = [
+      ...pages.flatMap(({ edition, html }) => findRemoteResources(html).map((item) => `${edition.page}: ${item}`)),
+      ...findRemoteResources(changelog)
+        .filter((item) => !item.startsWith('telemetry'))
+        .map((item) => `${CHANGELOG_PAGE}: ${item}`),
+    ];
     if (remote.length > 0) {
       return {
         ok: false,
         problem: [
-          `docs: ${displayPath(locations, docs.page)} would fetch from the network:`,
+          `docs: ${displayPath(locations, docs.dir)}/ would fetch from the network:`,
           ...remote.map((item) => `  ${item}`),
         ].join('\n'),
       };
     }
-    // The page goes last: until it is replaced, dist/docs/ reads as stale (see status.ts).
+    // The draft's page goes last: until it is replaced, dist/docs/ reads as stale (see status.ts).
     await mkdir(docs.dir, { recursive: true });
+    for (const { dir, content, edition } of releasePages) {
+      await mkdir(dir, { recursive: true });
+      await writeAtomically(path.join(dir, RELEASED_CONTRACT), content);
+      await writeAtomically(
+        path.join(docs.dir, edition.page),
+        pages.find((page) => page.edition === edition)?.html as string,
+      );
+    }
+    await writeAtomically(path.join(docs.dir, CHANGELOG_PAGE), changelog);
     for (const bundle of bundles) await writeAtomically(bundle.copy, bundle.content);
-    await writeAtomically(docs.page, html);
-    const size = `${Math.round(Buffer.byteLength(html) / 1024)} KiB`;
+    const draftPage = pages.at(-1)?.html as string;
+    await writeAtomically(docs.page, draftPage);
+    const size = `${Math.round(Buffer.byteLength(draftPage) / 1024)} KiB`;
     const copies = bundles.map((bundle) => bundle.name).join(', ');
     print(
       stepLine(
         'write',
         started,
-        `${displayPath(locations, docs.page)} (${size}) fetches nothing from the network; copied ${copies}`,
+        `${displayPath(locations, docs.page)} (${size}), ${releases.length} release page(s) and ${CHANGELOG_PAGE} fetch nothing from the network; copied ${copies}`,
       ),
     );
     return { ok: true };

@@ -4,6 +4,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContractLocations } from '../pipeline/locations.ts';
+import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
+import { CHANGELOG_PAGE } from './editions.ts';
 
 export interface DocsLocations {
   dir: string;
@@ -30,8 +32,9 @@ export function docsLocations(locations: ContractLocations): DocsLocations {
 }
 
 /**
- * The page is current when it is no older than the bundles in generated/ and its download copies
- * equal them. The age check catches a build that stopped after copying the bundles; the content
+ * The docs are current when the draft's page is no older than the bundles in generated/ and its
+ * download copies equal them, every release has its page, and the changelog page is no older
+ * than CHANGELOG.md. The age check catches a build that stopped after copying the bundles; the content
  * check catches a generated/ restored with old modification times.
  */
 export async function docsStatus(locations: ContractLocations): Promise<DocsStatus> {
@@ -49,5 +52,17 @@ export async function docsStatus(locations: ContractLocations): Promise<DocsStat
     if (!copied?.equals(expected))
       return { state: 'stale', reason: `dist/docs/${bundle.name} differs from generated/${bundle.name}` };
   }
+  for (const release of await listReleases(locations)) {
+    const [expected, copied] = await Promise.all([
+      readFile(release.file),
+      readFile(path.join(docs.dir, release.name, RELEASED_CONTRACT)).catch(() => undefined),
+    ]);
+    if (!copied?.equals(expected))
+      return { state: 'stale', reason: `dist/docs/ lacks the page of release ${release.name}` };
+  }
+  const changelog = await stat(path.join(locations.root, 'CHANGELOG.md')).catch(() => undefined);
+  const changelogPage = await stat(path.join(docs.dir, CHANGELOG_PAGE)).catch(() => undefined);
+  if (changelog && (!changelogPage || changelog.mtimeMs > changelogPage.mtimeMs))
+    return { state: 'stale', reason: `dist/docs/${CHANGELOG_PAGE} is older than CHANGELOG.md` };
   return { state: 'current' };
 }

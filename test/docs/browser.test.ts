@@ -1,11 +1,11 @@
-// The built docs page (dist/docs/index.html), opened from disk in Debian's headless Chromium with
+// The built docs (dist/docs/index.html, the release pages and the changelog), opened from disk in Debian's headless Chromium with
 // every network request blocked and recorded, as a reader on a plane would open it.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParameterObject } from 'openapi-typescript';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { it as base, beforeAll, describe, expect } from 'vitest';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { docsLocations } from '../../scripts/docs/status.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
@@ -51,56 +51,80 @@ const operationViews = operations.map(({ operationId, operation }) => {
   };
 });
 
-describe.skipIf(!withChromium)(
-  `docs page in headless Chromium${withChromium ? '' : ` (skipped: Chromium is not installed)`}`,
-  { timeout: 60_000 },
-  () => {
-    let browser: Browser;
-    let context: BrowserContext;
-    let page: Page;
-    /** Every request that left the page: anything but the file itself and in-memory data: or blob: URLs. */
-    const attempted: string[] = [];
-    const pageErrors: string[] = [];
-
-    beforeAll(async () => {
-      const ensured = await ensureDocs(locations);
-      if (ensured.outcome === 'failed') throw new Error(ensured.problem);
-      browser = await launchChromium();
-      context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
-      await context.route('**/*', (route) =>
-        isThePage(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
-      );
-      context.on('request', (request) => {
-        if (!isThePage(request.url()) && !/^(data|blob):/.test(request.url()))
-          attempted.push(`${request.method()} ${request.url()}`);
-      });
-    }, 120_000);
-
-    afterAll(async () => {
-      await browser?.close();
-    });
-
-    beforeEach(async () => {
-      attempted.length = 0;
-      pageErrors.length = 0;
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      page.on('websocket', (socket) => attempted.push(`WebSocket ${socket.url()}`));
-      await page.goto(pageUrl, { waitUntil: 'load' });
-      await expect
-        .poll(() =>
-          page.getByRole('heading', { name: `${contract.info.title} (${contract.info.version})` }).isVisible(),
-        )
-        .toBe(true);
-    });
-
-    afterEach(async () => {
+/** Opens the draft's page; `close` closes it and fails on any request that left it or any uncaught error. */
+async function openDocsPage(context: BrowserContext): Promise<{ page: Page; close(): Promise<void> }> {
+  /** Every request that left the page: anything but the file itself and in-memory data: or blob: URLs. */
+  const attempted: string[] = [];
+  const pageErrors: string[] = [];
+  const page = await context.newPage();
+  page.on('request', (request) => {
+    if (!isThePage(request.url()) && !/^(data|blob):/.test(request.url()))
+      attempted.push(`${request.method()} ${request.url()}`);
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('websocket', (socket) => attempted.push(`WebSocket ${socket.url()}`));
+  await page.goto(pageUrl, { waitUntil: 'load' });
+  await page
+    .getByRole('heading', { name: `${contract.info.title} (${contract.info.version})` })
+    .filter({ visible: true })
+    .first()
+    .waitFor();
+  return {
+    page,
+    async close() {
       await page.close();
       expect(attempted, 'requests the page attempted').toEqual([]);
       expect(pageErrors, 'uncaught errors on the page').toEqual([]);
-    });
+    },
+  };
+}
 
-    it('opens with no request leaving the page, and renders the overview (saved as dist/docs/screenshot.png)', async () => {
+/**
+ * `page`: a page of the test's own, for a test that clicks, scrolls or navigates. `shownPage`: one
+ * page the tests that only read it share, since rendering the page is most of a test's cost.
+ * Either way the tests run at once. The browser blocks every request but those of the pages.
+ */
+const it = base.extend<{ context: BrowserContext; page: Page; shownPage: Page }>({
+  context: [
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture depends on from this pattern.
+    async ({}, use) => {
+      const browser = await launchChromium();
+      const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+      await context.route('**/*', (route) =>
+        isThePage(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
+      );
+      await use(context);
+      await browser.close();
+    },
+    { scope: 'file' },
+  ],
+  page: async ({ context }, use) => {
+    const opened = await openDocsPage(context);
+    await use(opened.page);
+    await opened.close();
+  },
+  shownPage: [
+    async ({ context }, use) => {
+      const opened = await openDocsPage(context);
+      await use(opened.page);
+      await opened.close();
+    },
+    { scope: 'file' },
+  ],
+});
+
+describe.skipIf(!withChromium)(
+  `docs page in headless Chromium${withChromium ? '' : ` (skipped: Chromium is not installed)`}`,
+  { timeout: 60_000, concurrent: true },
+  () => {
+    beforeAll(async () => {
+      const ensured = await ensureDocs(locations);
+      if (ensured.outcome === 'failed') throw new Error(ensured.problem);
+    }, 120_000);
+
+    it('opens with no request leaving the page, and renders the overview (saved as dist/docs/screenshot.png)', async ({
+      page,
+    }) => {
       await page.waitForLoadState('networkidle');
 
       await page.screenshot({ path: path.join(docs.dir, 'screenshot.png'), fullPage: true });
@@ -111,15 +135,68 @@ describe.skipIf(!withChromium)(
       }
     });
 
-    it('shows the servers of the contract', async () => {
+    it('shows each server at its address, with its description as plain text', async ({ shownPage: page, expect }) => {
       for (const server of defined(contract.servers, 'the servers of the contract')) {
-        for (const text of [defined(server.description, `a description of ${server.url}`), server.url]) {
+        const address = server.url.replace(/\{([^}]+)\}/g, (_, name: string) =>
+          defined(server.variables?.[name]?.default, `the default of {${name}}`),
+        );
+        const description = defined(server.description, `a description of ${server.url}`).replaceAll('`', '');
+        for (const text of [description, address]) {
           await expect.poll(() => visible(page.getByText(text, { exact: true })), { message: text }).toBe(true);
         }
       }
+      const shown = await page.locator('#redoc').innerText();
+      expect(shown).not.toMatch(/\{base_url\}|\{staging_base_url\}/);
+      expect(shown).not.toContain('(`npm start`)');
     });
 
-    it('shows the rate-limit table of the plans', async () => {
+    it('keeps every error code on one line in the error table', async ({ shownPage: page, expect }) => {
+      const codes = keywords(propertyOf(componentSchema('Error'), 'code')).enum as string[];
+      type Rendered = { textContent: string | null; getClientRects(): { length: number } };
+      const lines = (
+        await page
+          .locator('table.md td code')
+          .evaluateAll((found: Rendered[]) =>
+            found.map((code) => [code.textContent ?? '', code.getClientRects().length] as const),
+          )
+      ).filter(([code]) => codes.includes(code));
+      expect(new Set(lines.map(([code]) => code))).toEqual(new Set(codes));
+      for (const [code, count] of lines) expect(count, `${code} wraps`).toBe(1);
+    });
+
+    it('lists in the navigation only the tags that have operations', async ({ shownPage: page, expect }) => {
+      const tags = new Set(operationViews.map((view) => view.tag));
+      for (const tag of contract.tags ?? []) {
+        const link = page.getByRole('link', { name: tag.name, exact: true });
+        expect(await visible(link), tag.name).toBe(tags.has(tag.name));
+      }
+    });
+
+    it('switches to release 1.0.0 and back to the draft, and opens the changelog', async ({ page, expect }) => {
+      const switcher = page.locator('#docs-version');
+      await switcher.selectOption({ label: '1.0.0' });
+      await page.waitForURL(/\/1\.0\.0\/index\.html$/);
+      await expect
+        .poll(() => page.getByRole('heading', { name: `${contract.info.title} (1.0.0)` }).isVisible())
+        .toBe(true);
+      expect(await page.locator('#docs-version option:checked').innerText()).toBe('1.0.0');
+
+      await page.locator('#docs-version').selectOption({ label: `${contract.info.version} (draft)` });
+      await page.waitForURL(pageUrl);
+      await expect
+        .poll(() =>
+          page.getByRole('heading', { name: `${contract.info.title} (${contract.info.version})` }).isVisible(),
+        )
+        .toBe(true);
+
+      await page.getByRole('link', { name: 'Changelog', exact: true }).click();
+      await page.waitForURL(/\/changelog\.html$/);
+      expect(await visible(page.getByRole('heading', { name: /^\[1\.0\.0\] - \d{4}-\d{2}-\d{2}$/ }))).toBe(true);
+      await page.locator('#docs-version').selectOption({ label: '1.0.0' });
+      await page.waitForURL(/\/1\.0\.0\/index\.html$/);
+    });
+
+    it('shows the rate-limit table of the plans', async ({ shownPage: page, expect }) => {
       await expect
         .poll(() => visible(page.getByRole('row', { name: 'Plan Requests per minute Requests per day' })))
         .toBe(true);
@@ -135,7 +212,7 @@ describe.skipIf(!withChromium)(
       }
     });
 
-    it('shows every error code of the Error schema in the error table', async () => {
+    it('shows every error code of the Error schema in the error table', async ({ shownPage: page, expect }) => {
       const codes = keywords(propertyOf(componentSchema('Error'), 'code')).enum as string[];
       for (const code of codes) {
         await expect
@@ -144,7 +221,7 @@ describe.skipIf(!withChromium)(
       }
     });
 
-    it('links the bundled contract for download, next to the page', async () => {
+    it('links the bundled contract for download, next to the page', async ({ shownPage: page, expect }) => {
       for (const bundle of docs.bundles) {
         const link = page.getByRole('link', { name: `Download ${bundle.name}` });
         await expect.poll(() => visible(link), { message: bundle.name }).toBe(true);
@@ -154,17 +231,20 @@ describe.skipIf(!withChromium)(
       }
     });
 
-    it.each(operationViews)(
+    it.for(operationViews)(
       'shows $operationId ($summary) with its parameters, body, responses, headers and examples',
-      async (view) => {
+      async (view, { page, expect }) => {
         await openOperation(page, view.tag, view.summary);
         const section = operationSection(page, view.summary);
 
         for (const name of [...view.parameters, ...view.bodyFields, ...view.headers, ...view.statuses]) {
           await expect.poll(() => visible(section.getByText(name, { exact: true })), { message: name }).toBe(true);
         }
-        const shown = await section.innerText();
-        for (const text of view.exampleStrings) expect(shown, 'the example of the success response').toContain(text);
+        for (const text of view.exampleStrings) {
+          await expect
+            .poll(() => section.innerText(), { message: `the example of the success response shows ${text}` })
+            .toContain(text);
+        }
         await expect
           .poll(() => visible(section.getByText(view.operationId, { exact: true })), { message: 'operation id' })
           .toBe(true);
@@ -172,9 +252,9 @@ describe.skipIf(!withChromium)(
       },
     );
 
-    it.each(operationViews)(
+    it.for(operationViews)(
       'marks $operationId deprecated, with its removal date, only when the contract does',
-      async (view) => {
+      async (view, { page, expect }) => {
         await openOperation(page, view.tag, view.summary);
         const section = operationSection(page, view.summary);
 
@@ -183,7 +263,7 @@ describe.skipIf(!withChromium)(
       },
     );
 
-    it('finds createPet with the search box and opens it', async () => {
+    it('finds createPet with the search box and opens it', async ({ page, expect }) => {
       const createPet = defined(
         operationViews.find((view) => view.operationId === 'createPet'),
         'the view of createPet',
@@ -210,8 +290,9 @@ function stringLeaves(value: unknown): string[] {
   return [];
 }
 
+/** A page of the published folder (the draft, a release, the changelog): the switcher moves between them. */
 function isThePage(url: string): boolean {
-  return url.split('#')[0] === pageUrl;
+  return url.split('#')[0]?.startsWith(`${pathToFileURL(docs.dir).href}/`) === true && url.endsWith('.html');
 }
 
 /** Whether any element the locator matches is visible (Redoc renders the sidebar twice, once hidden). */
@@ -226,7 +307,7 @@ async function openOperation(page: Page, tag: string, summary: string): Promise<
     .getByRole('link', { name: new RegExp(`^${summary}`) })
     .filter({ visible: true })
     .click();
-  await expect.poll(() => visible(page.getByRole('heading', { name: summary }))).toBe(true);
+  await page.getByRole('heading', { name: summary }).filter({ visible: true }).first().waitFor();
 }
 
 /** The part of the page that documents one operation, found by its heading. */

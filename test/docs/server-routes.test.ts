@@ -1,5 +1,6 @@
-// /docs, /openapi.json and /openapi.yaml on the API server: outside /v1, no key, not rate limited.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// The published docs folder under /docs/, /openapi.json and /openapi.yaml on the API server:
+// outside /v1, no key, not rate limited.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,11 +9,34 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
 import { DEFAULT_DOCS_FILES, type DocsFiles, docsRoutes } from '../../server/docs.ts';
+import { listen } from '../../server/listen.ts';
 import { defined } from '../support/defined.ts';
+import { converse } from '../support/raw-http.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DOCS_PATHS = ['/docs', '/openapi.json', '/openapi.yaml'];
+const DOCS_PATHS = [
+  '/docs/',
+  '/docs/1.0.0/',
+  '/docs/changelog.html',
+  '/docs/openapi.json',
+  '/openapi.json',
+  '/openapi.yaml',
+];
+const PAGES = ['/docs/', '/docs/1.0.0/', '/docs/changelog.html'];
+
+/** The addresses a page links to: its switcher's options, its Changelog link and its download links. */
+function pageLinks(html: string): { switcher: string[]; changelog: string[]; downloads: string[] } {
+  const nav = defined(/<nav id="docs-versions"[\s\S]*?<\/nav>/.exec(html)?.[0], 'the version switcher');
+  const hrefs = (pattern: RegExp, text: string) => [
+    ...new Set([...text.matchAll(pattern)].map((match) => defined(match[1], 'a link address'))),
+  ];
+  return {
+    switcher: hrefs(/<option value="([^"]+)"/g, nav),
+    changelog: hrefs(/<a href="([^"]+)"/g, nav),
+    downloads: hrefs(/<a href="([^"]+)"[^>]*download/g, html),
+  };
+}
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 describe('docs routes of createApp', { timeout: 120_000 }, () => {
@@ -45,23 +69,93 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
     expect(await response.text()).toBe(await readFile(DEFAULT_DOCS_FILES.openapiYaml, 'utf8'));
   });
 
-  it('serves the built page at /docs as HTML', async () => {
-    const response = await anonymous('/docs');
+  it('serves the draft page of dist/docs/ at /docs/ as HTML', async () => {
+    const response = await anonymous('/docs/');
 
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toMatch(/^text\/html\b/);
-    expect(await response.text()).toBe(await readFile(DEFAULT_DOCS_FILES.page, 'utf8'));
+    expect(await response.text()).toBe(await readFile(path.join(DEFAULT_DOCS_FILES.dir, 'index.html'), 'utf8'));
   });
 
-  it("serves the page's download links: relative to /docs they resolve to the bundles", async () => {
-    const page = await (await anonymous('/docs')).text();
-    const hrefs = new Set(
-      [...page.matchAll(/<a href="([^"]+)"[^>]*download/g)].map((match) => defined(match[1], 'a link address')),
-    );
-    const links = [...hrefs].map((href) => new URL(href, 'http://localhost/docs').pathname);
+  it("serves release 1.0.0's page at /docs/1.0.0/ and the changelog at /docs/changelog.html", async () => {
+    for (const [target, file] of [
+      ['/docs/1.0.0/', '1.0.0/index.html'],
+      ['/docs/changelog.html', 'changelog.html'],
+    ] as const) {
+      const response = await anonymous(target);
 
-    expect(links.sort()).toEqual(['/openapi.json', '/openapi.yaml']);
-    for (const link of links) expect((await anonymous(link)).status, link).toBe(200);
+      expect(response.status, target).toBe(200);
+      expect(response.headers.get('Content-Type'), target).toMatch(/^text\/html\b/);
+      expect(await response.text(), target).toBe(await readFile(path.join(DEFAULT_DOCS_FILES.dir, file), 'utf8'));
+    }
+  });
+
+  it('redirects /docs to /docs/, where the relative links of the draft page resolve', async () => {
+    const response = await anonymous('/docs');
+
+    expect(response.status).toBe(308);
+    const location = defined(response.headers.get('Location'), 'a Location header');
+    expect(new URL(location, 'http://localhost/docs').pathname).toBe('/docs/');
+  });
+
+  it('redirects a release folder asked without its slash to the folder, /docs/1.0.0 to /docs/1.0.0/', async () => {
+    const response = await anonymous('/docs/1.0.0');
+
+    expect(response.status).toBe(308);
+    const location = defined(response.headers.get('Location'), 'a Location header');
+    expect(new URL(location, 'http://localhost/docs/1.0.0').pathname).toBe('/docs/1.0.0/');
+  });
+
+  it.each(PAGES)(
+    'resolves every switcher, changelog and download link of %s to a document the server serves',
+    async (target) => {
+      const base = `http://localhost${target}`;
+      const links = pageLinks(await (await anonymous(target)).text());
+      const resolved = (hrefs: string[]) => hrefs.map((href) => new URL(href, base).pathname).sort();
+
+      expect(resolved(links.switcher)).toEqual(expect.arrayContaining(['/docs/1.0.0/index.html', '/docs/index.html']));
+      expect(resolved(links.changelog)).toEqual(['/docs/changelog.html']);
+      for (const link of [...resolved(links.switcher), ...resolved(links.changelog)]) {
+        const response = await anonymous(link);
+        expect(response.status, link).toBe(200);
+        expect(response.headers.get('Content-Type'), link).toMatch(/^text\/html\b/);
+      }
+      for (const link of resolved(links.downloads)) expect((await anonymous(link)).status, link).toBe(200);
+    },
+  );
+
+  it("serves the draft page's download links, /docs/openapi.json and /docs/openapi.yaml, identical to the bundles at the root", async () => {
+    const page = await (await anonymous('/docs/')).text();
+    const links = pageLinks(page).downloads.map((href) => new URL(href, 'http://localhost/docs/').pathname);
+
+    expect(links.sort()).toEqual(['/docs/openapi.json', '/docs/openapi.yaml']);
+    for (const link of links) {
+      const [copy, bundle] = await Promise.all([anonymous(link), anonymous(link.replace('/docs/', '/'))]);
+      expect(copy.status, link).toBe(200);
+      expect(copy.headers.get('Content-Type'), link).toBe(bundle.headers.get('Content-Type'));
+      expect(await copy.text(), link).toBe(await bundle.text());
+    }
+  });
+
+  it("serves a release's download link next to its page: /docs/1.0.0/openapi.json is the released contract", async () => {
+    const page = await (await anonymous('/docs/1.0.0/')).text();
+    const links = pageLinks(page).downloads.map((href) => new URL(href, 'http://localhost/docs/1.0.0/').pathname);
+
+    expect(links).toEqual(['/docs/1.0.0/openapi.json']);
+    const response = await anonymous('/docs/1.0.0/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/json\b/);
+    expect(await response.text()).toBe(
+      await readFile(path.join(DEFAULT_DOCS_FILES.dir, '1.0.0', 'openapi.json'), 'utf8'),
+    );
+  });
+
+  it('answers a file dist/docs/ does not hold with a 404 Error body', async () => {
+    const response = await anonymous('/docs/2.0.0/index.html');
+
+    expect(response.status).toBe(404);
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/json\b/);
+    expect(await response.json()).toMatchObject({ code: 'not_found', status: 404 });
   });
 
   it.each(DOCS_PATHS)('answers %s without a key and without rate-limit headers', async (target) => {
@@ -106,50 +200,155 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
       expect(await again.text()).toBe('');
     },
   );
-
-  it('redirects /docs/ to /docs, where the relative download links resolve', async () => {
-    const response = await anonymous('/docs/');
-
-    expect(response.status).toBe(308);
-    const location = defined(response.headers.get('Location'), 'a Location header');
-    expect(new URL(location, 'http://localhost/docs/').pathname).toBe('/docs');
-  });
 });
 
 describe('docsRoutes', () => {
   let directory: string;
   let files: DocsFiles;
   let app: Hono;
+  const page = (relative: string) => path.join(files.dir, relative);
   beforeEach(async () => {
     directory = await mkdtemp(path.join(os.tmpdir(), 'animal-store-docs-routes-'));
-    files = { ...DEFAULT_DOCS_FILES, page: path.join(directory, 'index.html') };
+    files = { ...DEFAULT_DOCS_FILES, dir: path.join(directory, 'docs') };
     app = new Hono().route('/', docsRoutes(files));
   });
   afterEach(async () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('answers /docs with a 404 Error body saying to run `npm run docs` when the page was never built', async () => {
-    const response = await app.request('/docs');
+  /** A published folder: the draft, release 1.0.0 and the changelog, and a secret next to the folder. */
+  async function publish() {
+    await mkdir(page('1.0.0'), { recursive: true });
+    await writeFile(page('index.html'), '<!DOCTYPE html><title>draft</title>');
+    await writeFile(page('1.0.0/index.html'), '<!DOCTYPE html><title>release 1.0.0</title>');
+    await writeFile(page('1.0.0/openapi.json'), '{"openapi":"3.1.0"}');
+    await writeFile(page('changelog.html'), '<!DOCTYPE html><title>changelog</title>');
+    await writeFile(path.join(directory, 'secret.txt'), 'not for the web');
+  }
 
-    expect(response.status).toBe(404);
-    expect(response.headers.get('Content-Type')).toMatch(/^application\/json\b/);
-    const body = (await response.json()) as { code: string; message: string; status: number };
-    expect(body).toMatchObject({ code: 'not_found', status: 404 });
-    expect(body.message).toContain('npm run docs');
+  it('answers /docs/ with a 404 Error body saying to run `npm run docs` when the page was never built', async () => {
+    for (const target of ['/docs/', '/docs/changelog.html']) {
+      const response = await app.request(target);
+
+      expect(response.status, target).toBe(404);
+      expect(response.headers.get('Content-Type'), target).toMatch(/^application\/json\b/);
+      const body = (await response.json()) as { code: string; message: string; status: number };
+      expect(body, target).toMatchObject({ code: 'not_found', status: 404 });
+      expect(body.message, target).toContain('npm run docs');
+    }
+  });
+
+  it('serves the folder: the draft at /docs/, a release at /docs/1.0.0/, the changelog, each as HTML', async () => {
+    await publish();
+
+    for (const [target, title] of [
+      ['/docs/', 'draft'],
+      ['/docs/index.html', 'draft'],
+      ['/docs/1.0.0/', 'release 1.0.0'],
+      ['/docs/1.0.0/index.html', 'release 1.0.0'],
+      ['/docs/changelog.html', 'changelog'],
+    ] as const) {
+      const response = await app.request(target);
+      expect(response.status, target).toBe(200);
+      expect(response.headers.get('Content-Type'), target).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('Cache-Control'), target).toBe('no-cache');
+      expect(await response.text(), target).toContain(`<title>${title}</title>`);
+    }
+    const release = await app.request('/docs/1.0.0/openapi.json');
+    expect(release.headers.get('Content-Type')).toMatch(/^application\/json\b/);
+    expect(await release.text()).toBe('{"openapi":"3.1.0"}');
+  });
+
+  it('answers a missing file of a built folder with a 404 Error body naming it', async () => {
+    await publish();
+
+    for (const target of ['/docs/2.0.0/', '/docs/nothing.html', '/docs/1.0.0/nothing.html', '/docs/changelog.html/']) {
+      const response = await app.request(target);
+
+      expect(response.status, target).toBe(404);
+      expect(await response.json(), target).toEqual({
+        code: 'not_found',
+        status: 404,
+        message: `There is no documentation page at ${target}.`,
+      });
+    }
+  });
+
+  it('refuses any path that would leave the folder or name a hidden file', async () => {
+    await publish();
+    await writeFile(page('.hidden'), 'hidden');
+
+    for (const target of [
+      '/docs/%2e%2e/secret.txt',
+      '/docs/..%2fsecret.txt',
+      '/docs/%2e%2e%2fsecret.txt',
+      '/docs/..%5csecret.txt',
+      '/docs/1.0.0/..%5c..%5csecret.txt',
+      '/docs/%5c..%5csecret.txt',
+      '/docs/.hidden',
+      '/docs/%2ehidden',
+      '/docs//1.0.0/',
+      '/docs/%00',
+      '/docs/%E0%A4%A',
+    ]) {
+      const response = await app.request(target);
+      const text = await response.text();
+
+      expect(response.status, target).toBe(404);
+      expect(text, target).not.toContain('not for the web');
+      expect(text, target).not.toContain('hidden"');
+    }
+  });
+
+  it('refuses `..` and backslashes sent as they are over HTTP', async () => {
+    await publish();
+    const server = await listen(app.fetch, '127.0.0.1', 0);
+    try {
+      for (const target of [
+        '/docs/../secret.txt',
+        '/docs/1.0.0/../../secret.txt',
+        '/docs/..\\secret.txt',
+        '/docs/\\..\\secret.txt',
+        '/docs/%2e%2e/secret.txt',
+        '/docs/..%2fsecret.txt',
+      ]) {
+        const { responses } = await converse(server.origin, [
+          `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+        ]);
+        const response = defined(responses.at(-1), `an answer to ${target}`);
+
+        expect(response.status, target).toBeGreaterThanOrEqual(400);
+        expect(response.body, target).not.toContain('not for the web');
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it('serves a page rebuilt while the server runs, under a new ETag', async () => {
-    await writeFile(files.page, '<!DOCTYPE html><title>first build</title>');
-    const first = await app.request('/docs');
-    await writeFile(files.page, '<!DOCTYPE html><title>second build</title>');
+    await mkdir(files.dir, { recursive: true });
+    await writeFile(page('index.html'), '<!DOCTYPE html><title>first build</title>');
+    const first = await app.request('/docs/');
+    await writeFile(page('index.html'), '<!DOCTYPE html><title>second build</title>');
 
-    const second = await app.request('/docs', {
+    const second = await app.request('/docs/', {
       headers: { 'If-None-Match': defined(first.headers.get('ETag'), 'the first ETag') },
     });
 
     expect(second.status).toBe(200);
     expect(await second.text()).toContain('second build');
     expect(second.headers.get('ETag')).not.toBe(first.headers.get('ETag'));
+  });
+
+  it('serves a release published while the server runs', async () => {
+    await publish();
+    expect((await app.request('/docs/1.1.0/')).status).toBe(404);
+
+    await mkdir(page('1.1.0'));
+    await writeFile(page('1.1.0/index.html'), '<!DOCTYPE html><title>release 1.1.0</title>');
+
+    const response = await app.request('/docs/1.1.0/');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('release 1.1.0');
   });
 });

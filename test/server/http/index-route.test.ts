@@ -31,7 +31,7 @@ describe('GET /', () => {
       name: contract.info.title,
       version: contract.info.version,
       api: new URL(defined(contract.servers.at(-1), 'a server of the contract').url).pathname,
-      docs: '/docs',
+      docs: '/docs/',
       openapi: '/openapi.json',
     });
   });

@@ -1,0 +1,23 @@
+// `npm run changelog`: writes CHANGELOG.md's Unreleased section from the changes between the
+// latest release and openapi/, for the author to edit before `npm run release`.
+import { contractLocations } from './pipeline/locations.ts';
+import { entryFromChanges, readChangelog, withUnreleased, writeChangelog } from './release/changelog.ts';
+import { runGate } from './release/gate.ts';
+import { readBase } from './release/releases.ts';
+import { sortJudgements } from './release/report.ts';
+import { buildWorkingContract } from './release/working.ts';
+
+const locations = contractLocations();
+const working = await buildWorkingContract(locations);
+if (!working.ok) {
+  console.error(`changelog: ${working.problem}`);
+  process.exit(1);
+}
+const base = await readBase(locations);
+const entry = entryFromChanges(sortJudgements(runGate(base.document, working.document).judgements));
+await writeChangelog(locations, withUnreleased(await readChangelog(locations), entry));
+console.log(
+  entry
+    ? `CHANGELOG.md: wrote the Unreleased section from the changes since ${base.label}; edit it before npm run release.`
+    : `CHANGELOG.md: no change since ${base.label}; the Unreleased section is empty.`,
+);

@@ -1,0 +1,66 @@
+// The published docs: one folder, dist/docs/, with the working draft at its top, each release in
+// a folder of its own, and the changelog. Every page carries the same switcher between them, with
+// addresses relative to the page, so the folder works opened from disk as well as served.
+
+export interface Edition {
+  /** `draft`, or the release's version. */
+  name: string;
+  /** What the switcher says: `1.1.0 (draft)`, `1.0.0`. */
+  label: string;
+  /** The page, relative to dist/docs/: `index.html`, `1.0.0/index.html`. */
+  page: string;
+}
+
+export const CHANGELOG_PAGE = 'changelog.html';
+
+/** The draft first, then the releases, newest first. */
+export function editions(draftVersion: string, releaseNames: readonly string[]): Edition[] {
+  return [
+    { name: 'draft', label: `${draftVersion} (draft)`, page: 'index.html' },
+    ...[...releaseNames].reverse().map((name) => ({ name, label: name, page: `${name}/index.html` })),
+  ];
+}
+
+/** The switcher for the page at `current` (relative to dist/docs/): one select, and the changelog. */
+export function switcherHtml(all: readonly Edition[], current: string): string {
+  const up = '../'.repeat(current.split('/').length - 1);
+  const options = all
+    .map(
+      (edition) =>
+        `<option value="${up}${edition.page}"${edition.page === current ? ' selected' : ''}>${escapeHtml(edition.label)}</option>`,
+    )
+    .join('');
+  const changelog = `${up}${CHANGELOG_PAGE}`;
+  return (
+    `<nav id="docs-versions" aria-label="API versions">` +
+    `<label>Version <select id="docs-version" onchange="location.href=this.value">${options}</select></label>` +
+    `<a href="${changelog}"${current === CHANGELOG_PAGE ? ' aria-current="page"' : ''}>Changelog</a></nav>`
+  );
+}
+
+/**
+ * Styles of the switcher, and of the Markdown tables of the descriptions: a code in a table cell
+ * (an error code such as `unauthorized`) is one word, never broken across lines.
+ */
+export const PAGE_STYLE = `<style id="docs-extras">
+#docs-versions{position:fixed;top:8px;right:16px;z-index:1000;display:flex;gap:12px;align-items:center;
+padding:6px 10px;background:#fff;border:1px solid #ccc;border-radius:4px;font:14px sans-serif}
+#docs-versions select{font:inherit}
+table.md td code,table.md th code{white-space:nowrap;word-break:keep-all;overflow-wrap:normal}
+</style>`;
+
+/** The page with the styles in its head and the switcher at the start of its body. */
+export function withSwitcher(html: string, all: readonly Edition[], current: string): string {
+  return html
+    .replace('</head>', `${PAGE_STYLE}</head>`)
+    .replace(/<body([^>]*)>/, (body) => `${body}${switcherHtml(all, current)}`);
+}
+
+/** A page built before, with the switcher of today's editions (a new release joins it). */
+export function renewedSwitcher(html: string, all: readonly Edition[], current: string): string {
+  return html.replace(/<nav id="docs-versions"[\s\S]*?<\/nav>/, switcherHtml(all, current));
+}
+
+export function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+}

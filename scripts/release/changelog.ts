@@ -1,0 +1,90 @@
+// CHANGELOG.md, in the Keep a Changelog style: an `## [Unreleased]` section that `npm run
+// changelog` writes from the changes since the latest release and authors may edit, then one
+// section per release, which `npm run release` makes of the Unreleased text (or, when that is
+// empty, of the changes themselves).
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ContractLocations } from '../pipeline/locations.ts';
+import type { Judgement } from './gate.ts';
+
+const UNRELEASED = '## [Unreleased]';
+
+const HEADER = `# Changelog
+
+All notable changes to the Animal Store API contract (\`openapi/\`). The format follows
+[Keep a Changelog](https://keepachangelog.com/en/1.1.0/) and the versions follow
+[Semantic Versioning](https://semver.org/spec/v2.0.0.html): a new major version (and base path)
+for a change that breaks the clients of a stable operation, a minor version for additions, a
+patch version for documentation only. \`npm run changelog\` writes the Unreleased section from
+the changes since the latest release; edit it before \`npm run release\`, which turns it into the
+release's entry. The released contracts are in \`releases/\`.
+`;
+
+export function changelogFile(locations: ContractLocations): string {
+  return path.join(locations.root, 'CHANGELOG.md');
+}
+
+/** The entry's body: the changes under Keep a Changelog's headings, breaking ones marked. */
+export function entryFromChanges(judgements: readonly Judgement[]): string {
+  const sections = new Map<string, string[]>();
+  for (const judgement of judgements) {
+    const heading = headingOf(judgement);
+    const mark = judgement.class === 'breaking' ? `**Breaking** (${judgement.reason ?? 'breaking'}): ` : '';
+    const operations = judgement.operations.length
+      ? ` (${judgement.operations.map((operation) => `\`${operation.name}\``).join(', ')})`
+      : '';
+    const docs = judgement.class === 'documentation' ? 'Documentation: ' : '';
+    sections.set(heading, [...(sections.get(heading) ?? []), `- ${mark}${docs}${judgement.what}${operations}.`]);
+  }
+  return ['Added', 'Changed', 'Deprecated', 'Removed']
+    .filter((heading) => sections.has(heading))
+    .map((heading) => `### ${heading}\n\n${(sections.get(heading) ?? []).join('\n')}`)
+    .join('\n\n');
+}
+
+function headingOf({ what, pointer }: Judgement): string {
+  if (pointer.endsWith('/deprecated')) return 'Deprecated';
+  if (what.startsWith('added ')) return 'Added';
+  if (what.startsWith('removed ')) return 'Removed';
+  return 'Changed';
+}
+
+export async function readChangelog(locations: ContractLocations): Promise<string> {
+  return readFile(changelogFile(locations), 'utf8').catch(() => `${HEADER}\n${UNRELEASED}\n`);
+}
+
+/** The text of the Unreleased section, trimmed; empty when it says nothing yet. */
+export function unreleasedText(changelog: string): string {
+  const start = changelog.indexOf(UNRELEASED);
+  if (start < 0) return '';
+  const rest = changelog.slice(start + UNRELEASED.length);
+  const end = rest.search(/^## \[/m);
+  return (end < 0 ? rest : rest.slice(0, end)).trim();
+}
+
+/** The changelog with its Unreleased section replaced by `body`. */
+export function withUnreleased(changelog: string, body: string): string {
+  const start = changelog.indexOf(UNRELEASED);
+  const section = `${UNRELEASED}\n\n${body ? `${body}\n\n` : ''}`;
+  if (start < 0) {
+    const firstEntry = changelog.search(/^## \[/m);
+    if (firstEntry < 0) return `${changelog.trimEnd()}\n\n${section}`.trimEnd().concat('\n');
+    return `${changelog.slice(0, firstEntry)}${section}${changelog.slice(firstEntry)}`;
+  }
+  const rest = changelog.slice(start + UNRELEASED.length);
+  const end = rest.search(/^## \[/m);
+  return `${changelog.slice(0, start)}${section}${end < 0 ? '' : rest.slice(end)}`.trimEnd().concat('\n');
+}
+
+/** The changelog with a new, empty Unreleased section and `body` as the entry of `version`. */
+export function withRelease(changelog: string, version: string, date: string, body: string): string {
+  const released = withUnreleased(changelog, '');
+  const start = released.indexOf(UNRELEASED) + UNRELEASED.length;
+  return `${released.slice(0, start)}\n\n## [${version}] - ${date}\n\n${body}\n${released.slice(start).replace(/^\n+/, '\n')}`
+    .trimEnd()
+    .concat('\n');
+}
+
+export async function writeChangelog(locations: ContractLocations, content: string): Promise<void> {
+  await writeFile(changelogFile(locations), content, 'utf8');
+}

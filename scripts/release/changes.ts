@@ -1,0 +1,240 @@
+// The changes between two bundled contracts, each classified as a client built against the first
+// one sees it: breaking, non-breaking or documentation. api-smart-diff finds and classifies the
+// changes; `productClass` below corrects it where it misjudges what this API's clients rely on.
+import { apiCompare, type Diff } from 'api-smart-diff';
+import { basePathOf, type OpenApiDocument, operationObjects } from '../../contract/index.ts';
+import { locateInBundle, nodeAlong, type PathSegment, toPointer } from './pointer.ts';
+
+export type ChangeClass = 'breaking' | 'non-breaking' | 'documentation';
+export type Stability = 'stable' | 'beta' | 'experimental';
+
+export interface AffectedOperation {
+  /** `GET /pets`, as the contract writes it. */
+  name: string;
+  operationId?: string;
+  /** As the base contract marks it, the promise its clients were given; as the working one for a new operation. */
+  stability: Stability;
+  /** `x-sunset` of an operation the base contract marks deprecated. */
+  sunset?: string;
+}
+
+export interface Change {
+  class: ChangeClass;
+  /** What changed, in words: `removed Pet.status`, `changed Limit.maximum from 100 to 50`. */
+  what: string;
+  /** Where the bundle writes it (the base's bundle for a removal): `#/components/schemas/Pet/properties/status`. */
+  pointer: string;
+  /** The operations whose requests or responses change; empty for a change of the whole API. */
+  operations: AffectedOperation[];
+  /** The change removes whole operations. */
+  removesOperation: boolean;
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+/** Keywords that only say something to people. */
+const DOCUMENTATION_KEYWORDS = new Set(['description', 'summary', 'example', 'examples', 'title', 'externalDocs']);
+/** Keywords whose keys are names chosen by the contract (a property called `description`). */
+const NAMING_KEYWORDS = new Set(['properties', 'headers', 'paths', 'responses', 'schemas', 'parameters']);
+/** An operation's place in its life: changing it is news for clients, never a break by itself. */
+const LIFECYCLE_KEYWORDS = new Set(['deprecated', 'x-stability', 'x-sunset', 'x-successor']);
+
+export function compareContracts(base: OpenApiDocument, working: OpenApiDocument): Change[] {
+  const { diffs } = apiCompare(base, working);
+  const operations = operationsByPath(base, working);
+  const byKey = new Map<string, Change>();
+  const add = (change: Change) => {
+    const key = `${change.class}\n${change.pointer}\n${change.what}`;
+    const known = byKey.get(key);
+    if (known === undefined) byKey.set(key, change);
+    else for (const operation of change.operations) addOperation(known.operations, operation);
+  };
+
+  const reported = diffs.filter((diff) => !(diff.path[0] === 'info' && diff.path[1] === 'version'));
+  // Changes inside operations first: a component's own diff is reported only where no operation shows it.
+  const inOperations = reported.filter((diff) => diff.path[0] === 'paths');
+  for (const diff of inOperations) add(toChange(diff, base, working, operations));
+  const pointers = new Set([...byKey.values()].map((change) => change.pointer));
+  for (const diff of reported.filter((diff) => diff.path[0] !== 'paths')) {
+    const change = toChange(diff, base, working, operations);
+    if (!pointers.has(change.pointer)) add(change);
+  }
+  const basePaths = [basePathOf(base.servers), basePathOf(working.servers)];
+  if (basePaths[0] !== basePaths[1]) {
+    add({
+      class: 'breaking',
+      what: `changed the base path from ${basePaths[0] || '/'} to ${basePaths[1] || '/'}`,
+      pointer: '#/servers',
+      operations: [],
+      removesOperation: false,
+    });
+  }
+  return [...byKey.values()];
+}
+
+function toChange(
+  diff: Diff,
+  base: OpenApiDocument,
+  working: OpenApiDocument,
+  operations: Map<string, AffectedOperation[]>,
+): Change {
+  const document = diff.action === 'remove' ? base : working;
+  const { segments } = locateInBundle(document, diff.path as PathSegment[]);
+  const [first, path, method] = diff.path.map(String);
+  const affected =
+    first === 'paths' && path !== undefined
+      ? (operations.get(path) ?? []).filter(
+          (operation) => !HTTP_METHODS.has(method ?? '') || operation.name.startsWith(`${method?.toUpperCase()} `),
+        )
+      : [];
+  return {
+    class: productClass(diff, base),
+    what: describe(diff, segments),
+    pointer: toPointer(segments),
+    operations: affected,
+    removesOperation:
+      diff.action === 'remove' && first === 'paths' && diff.path.length === 3 && HTTP_METHODS.has(method ?? ''),
+  };
+}
+
+/** api-smart-diff's class, corrected by the rules below where it misjudges this API's clients. */
+export function productClass(diff: Diff, base: OpenApiDocument): ChangeClass {
+  const path = diff.path.map(String);
+  const keyword = lastKeyword(path);
+  const inResponse = path.includes('responses');
+  const inRequest = !inResponse && (path.includes('requestBody') || path.includes('parameters'));
+
+  if (path[0] === 'tags' || path[0] === 'info' || (path[0] === 'components' && path[1] === 'examples'))
+    return 'documentation';
+  if (path.some((segment, index) => DOCUMENTATION_KEYWORDS.has(segment) && !NAMING_KEYWORDS.has(path[index - 1] ?? '')))
+    return 'documentation';
+  if (LIFECYCLE_KEYWORDS.has(keyword)) return 'non-breaking';
+  // A server's address: the gate compares the base path as a whole (compareContracts).
+  if (path[0] === 'servers' || path[3] === 'servers' || path[2] === 'servers') return 'non-breaking';
+  // api-smart-diff lets a response's type widen (a field made nullable, a string now also a number).
+  if (keyword === 'type' && (inResponse || inRequest)) {
+    const [before, after] = [typesOf(diff.before), typesOf(diff.after)];
+    const lost = (from: string[], to: string[]) => from.some((type) => !to.includes(type));
+    return (inResponse ? lost(after, before) : lost(before, after)) ? 'breaking' : 'non-breaking';
+  }
+  if (inResponse && keyword === 'nullable') return diff.after === true ? 'breaking' : 'non-breaking';
+  // A response header that may now be missing: clients read X-RateLimit-*, Retry-After, Link, Location...
+  if (inResponse && keyword === 'required' && path.at(-3) === 'headers')
+    return diff.before === true && diff.after !== true ? 'breaking' : 'non-breaking';
+  // A closed request schema (additionalProperties: false) refuses a field it no longer lists.
+  if (
+    inRequest &&
+    diff.action === 'remove' &&
+    path.at(-2) === 'properties' &&
+    isClosedSchema(base, diff.path.slice(0, -2))
+  )
+    return 'breaking';
+  if (keyword === 'x-max-body-bytes' && typeof diff.before === 'number' && typeof diff.after === 'number')
+    return diff.after < diff.before ? 'breaking' : 'non-breaking';
+  if (keyword.startsWith('x-')) return 'documentation';
+  switch (diff.type) {
+    case 'breaking':
+      return 'breaking';
+    case 'non-breaking':
+    case 'deprecated':
+      return 'non-breaking';
+    case 'annotation':
+      return 'documentation';
+    default:
+      // What api-smart-diff cannot judge (a `const` changed, say): a break inside an operation, to be safe.
+      return path[0] === 'paths' ? 'breaking' : 'documentation';
+  }
+}
+
+/** The last segment of a path that is a keyword, not an array index. */
+function lastKeyword(path: string[]): string {
+  return [...path].reverse().find((segment) => !/^\d+$/.test(segment)) ?? '';
+}
+
+function typesOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return value === undefined ? [] : [String(value)];
+}
+
+function isClosedSchema(document: OpenApiDocument, path: readonly PathSegment[]): boolean {
+  const schema = nodeAlong(document, path) as Record<string, unknown> | undefined;
+  return schema?.additionalProperties === false || schema?.unevaluatedProperties === false;
+}
+
+/** Each path's operations, as the base describes them, and as the working contract for the new ones. */
+function operationsByPath(base: OpenApiDocument, working: OpenApiDocument): Map<string, AffectedOperation[]> {
+  const found = new Map<string, AffectedOperation[]>();
+  for (const document of [base, working]) {
+    for (const { path, method, definition } of operationObjects(document)) {
+      const list = found.get(path) ?? [];
+      const stability = definition['x-stability'];
+      addOperation(list, {
+        name: `${method} ${path}`,
+        ...(typeof definition.operationId === 'string' && { operationId: definition.operationId }),
+        stability: stability === 'experimental' || stability === 'beta' ? stability : 'stable',
+        ...(definition.deprecated === true &&
+          typeof definition['x-sunset'] === 'string' && { sunset: definition['x-sunset'] }),
+      });
+      found.set(path, list);
+    }
+  }
+  return found;
+}
+
+function addOperation(list: AffectedOperation[], operation: AffectedOperation): void {
+  if (!list.some((known) => known.name === operation.name)) list.push(operation);
+}
+
+/** The change in words, naming the node as people know it: `Pet.status`, `GET /pets response 404`. */
+function describe(diff: Diff, segments: string[]): string {
+  const keyword = segments.at(-2);
+  const value = diff.action === 'remove' ? diff.before : diff.after;
+  if (keyword === 'required' && typeof value === 'string') {
+    return `${subjectOf(segments.slice(0, -2))}.${value} made ${diff.action === 'remove' ? 'optional' : 'required'}`;
+  }
+  if (keyword === 'enum' && diff.action !== 'replace') {
+    const subject = subjectOf(segments.slice(0, -2));
+    return diff.action === 'remove'
+      ? `removed ${brief(value)} from the values of ${subject}`
+      : `added ${brief(value)} to the values of ${subject}`;
+  }
+  const subject = subjectOf(segments);
+  switch (diff.action) {
+    case 'add':
+      return `added ${subject}`;
+    case 'remove':
+      return `removed ${subject}`;
+    default:
+      return `changed ${subject} from ${brief(diff.before)} to ${brief(diff.after)}`;
+  }
+}
+
+function subjectOf(segments: string[]): string {
+  const [first, second, third] = segments;
+  if (first === 'components' && second !== undefined && third !== undefined) return third + restOf(segments.slice(3));
+  if (first === 'paths' && second !== undefined) {
+    if (third !== undefined && HTTP_METHODS.has(third))
+      return `${third.toUpperCase()} ${second}${restOf(segments.slice(3))}`;
+    return `path ${second}${restOf(segments.slice(2))}`;
+  }
+  return segments.join('.') || 'the document';
+}
+
+function restOf(segments: string[]): string {
+  let text = '';
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index] as string;
+    const next = segments[index + 1];
+    if (['properties', 'responses', 'headers', 'parameters'].includes(segment) && next !== undefined) {
+      text += segment === 'properties' ? `.${next}` : ` ${segment.replace(/s$/, '')} ${next}`;
+      index++;
+    } else if (segment === 'items') text += '[]';
+    else if (segment === 'schema' || segment === 'content' || segments[index - 1] === 'content') continue;
+    else text += /^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`;
+  }
+  return text;
+}
+
+function brief(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

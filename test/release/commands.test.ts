@@ -1,0 +1,203 @@
+// `npm run diff` and `npm run release` on a throw-away copy of the repository: the lines name the
+// file and line under openapi/ to edit, and a release takes only the version its changes call for.
+import { cp, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocs } from '../../scripts/docs/build.ts';
+import { regenerate } from '../../scripts/pipeline.ts';
+import { runDiff } from '../../scripts/release/diff-command.ts';
+import { runRelease } from '../../scripts/release/release-command.ts';
+import { createWorkspace, positionOf, repoRoot, type Workspace } from '../pipeline/workspace.ts';
+
+let workspace: Workspace;
+const originals = new Map<string, string>();
+
+beforeAll(async () => {
+  workspace = await createWorkspace();
+  await cp(path.join(repoRoot, 'releases'), workspace.path('releases'), { recursive: true });
+  await cp(path.join(repoRoot, 'CHANGELOG.md'), workspace.path('CHANGELOG.md'));
+}, 60_000);
+afterAll(() => workspace?.dispose());
+
+/** Edits a file of the copy; afterEach puts it back. */
+async function edit(relative: string, change: (content: string) => string): Promise<string> {
+  const content = await workspace.read(relative);
+  if (!originals.has(relative)) originals.set(relative, content);
+  const changed = change(content);
+  await workspace.write(relative, changed);
+  return changed;
+}
+afterEach(async () => {
+  const contractEdited = [...originals.keys()].some((relative) => relative.startsWith('openapi/'));
+  for (const [relative, content] of originals) await workspace.write(relative, content);
+  originals.clear();
+  await rm(workspace.path('releases/1.1.0'), { recursive: true, force: true });
+  await rm(workspace.path('dist'), { recursive: true, force: true });
+  await cp(path.join(repoRoot, 'CHANGELOG.md'), workspace.path('CHANGELOG.md'));
+  if (contractEdited) await regenerate(workspace.locations);
+});
+
+async function diff(base?: string): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  const code = await runDiff(workspace.locations, {
+    ...(base !== undefined && { base }),
+    print: (line) => lines.push(line),
+    printError: (line) => lines.push(line),
+  });
+  return { code, lines };
+}
+
+const PET_EXAMPLES = ['PetCreated', 'PetFound', 'PetsAvailable', 'PetsFirstPage'].map(
+  (name) => `openapi/components/examples/${name}.yaml`,
+);
+
+/** Pet.status removed, and from the examples of Pet too, so the contract still passes its lint. */
+async function removePetStatus(): Promise<string> {
+  for (const example of PET_EXAMPLES) await edit(example, (content) => content.replace(/^ +status: \w+\n/gm, ''));
+  return edit('openapi/components/schemas/Pet.yaml', (content) =>
+    content.replace('  - status\n', '').replace(/ {2}status:\n.*\n/, ''),
+  );
+}
+const addNickname = (content: string) =>
+  `${content.trimEnd()}\n  nickname:\n    type: string\n    description: What the family calls the animal.\n`;
+
+describe('npm run diff', { timeout: 30_000 }, () => {
+  it('passes with no change against the latest release', async () => {
+    const { code, lines } = await diff();
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toBe('0 breaking, 0 non-breaking, 0 documentation; no change; passes.');
+  });
+
+  it('fails on Pet.status removed, naming it, its pointer and the line of Pet.yaml', async () => {
+    const pet = await removePetStatus();
+    const { code, lines } = await diff();
+    expect(code).toBe(1);
+    const { line } = positionOf(pet, 'properties:');
+    expect(lines).toContain(
+      'breaking       removed Pet.status  #/components/schemas/Pet/properties/status  ' +
+        `openapi/components/schemas/Pet.yaml:${line}  [GET /pets, POST /pets, GET /pets/{petId}]  ` +
+        'NOT ALLOWED: breaks clients of 1.x: needs version 2.0.0 and the base path /v2 in servers',
+    );
+    expect(lines.at(-1)).toMatch(/fails: 2 breaking changes the version does not allow\.$/);
+  });
+
+  it('passes an optional nickname as non-breaking, at its line of NewPet.yaml', async () => {
+    const newPet = await edit('openapi/components/schemas/NewPet.yaml', addNickname);
+    const { code, lines } = await diff();
+    expect(code).toBe(0);
+    const { line } = positionOf(newPet, 'nickname:');
+    expect(lines).toContain(
+      'non-breaking   added NewPet.nickname  #/components/schemas/NewPet/properties/nickname  ' +
+        `openapi/components/schemas/NewPet.yaml:${line}  [POST /pets]`,
+    );
+  });
+
+  it('passes Pet.status removed from experimental operations, and reports it', async () => {
+    const markExperimental = (content: string) =>
+      content.replace(/^( {2}operationId: \w+\n)/gm, '$1  x-stability: experimental\n');
+    await edit('openapi/paths/pets.yaml', markExperimental);
+    await edit('openapi/paths/pets_{petId}.yaml', markExperimental);
+    await regenerate(workspace.locations);
+    await cp(workspace.path('generated/openapi.json'), workspace.path('experimental-base.json'));
+    await removePetStatus();
+    const { code, lines } = await diff('experimental-base.json');
+    expect(code).toBe(0);
+    expect(lines.find((line) => line.includes('removed Pet.status'))).toMatch(
+      /openapi\/components\/schemas\/Pet\.yaml:\d+ {2}\[GET \/pets, POST \/pets, GET \/pets\/\{petId\}\] {2}allowed: experimental operation: may change in any way$/,
+    );
+  });
+
+  it('fails through the npm script, as npm test runs it', async () => {
+    await removePetStatus();
+    const { code, stdout } = await workspace.npmRun('diff');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/removed Pet\.status .* openapi\/components\/schemas\/Pet\.yaml:\d+/);
+  });
+});
+
+describe('npm run release', { timeout: 30_000 }, () => {
+  const release = async (version: string) => {
+    const lines: string[] = [];
+    const code = await runRelease(workspace.locations, version, {
+      print: (line) => lines.push(line),
+      printError: (line) => lines.push(line),
+      now: new Date('2026-12-01T12:00:00Z'),
+    });
+    return { code, lines };
+  };
+  const setVersion = (version: string) =>
+    edit('openapi/openapi.yaml', (content) => content.replace(/^ {2}version: .*$/m, `  version: ${version}`));
+
+  it('refuses 1.0.1 for a new optional field, then accepts 1.1.0 and writes the release and its entry', async () => {
+    await edit('openapi/components/schemas/NewPet.yaml', addNickname);
+    await setVersion('1.0.1');
+    await regenerate(workspace.locations);
+    const refused = await release('1.0.1');
+    expect(refused.code).toBe(1);
+    expect(refused.lines.at(-1)).toBe(
+      'release: 1.0.1 is a patch step from 1.0.0, but the changes call for a minor version: release 1.1.0.',
+    );
+
+    await setVersion('1.1.0');
+    await regenerate(workspace.locations);
+    const accepted = await release('1.1.0');
+    expect(accepted.code, accepted.lines.join('\n')).toBe(0);
+    expect(await readFile(workspace.path('releases/1.1.0/openapi.json'), 'utf8')).toBe(
+      await workspace.read('generated/openapi.json'),
+    );
+    const changelog = await workspace.read('CHANGELOG.md');
+    expect(changelog).toContain(
+      '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- added NewPet.nickname (`POST /pets`).\n',
+    );
+    expect(changelog.indexOf('## [1.1.0]')).toBeLessThan(changelog.indexOf('## [1.0.0]'));
+
+    expect(await buildDocs(workspace.locations, () => {})).toEqual({ ok: true });
+    const switcherOf = async (page: string) =>
+      [...(await workspace.read(`dist/docs/${page}`)).matchAll(/<option value="([^"]+)"[^>]*>([^<]+)<\/option>/g)].map(
+        ([, href, label]) => `${label} -> ${href}`,
+      );
+    expect(await switcherOf('index.html')).toEqual([
+      '1.1.0 (draft) -> index.html',
+      '1.1.0 -> 1.1.0/index.html',
+      '1.0.0 -> 1.0.0/index.html',
+    ]);
+    expect(await switcherOf('1.0.0/index.html')).toEqual([
+      '1.1.0 (draft) -> ../index.html',
+      '1.1.0 -> ../1.1.0/index.html',
+      '1.0.0 -> ../1.0.0/index.html',
+    ]);
+    expect(await workspace.read('dist/docs/1.1.0/openapi.json')).toBe(
+      await workspace.read('releases/1.1.0/openapi.json'),
+    );
+    expect(await workspace.read('dist/docs/changelog.html')).toContain(
+      '<li>added NewPet.nickname (<code>POST /pets</code>).</li>',
+    );
+  });
+
+  it('refuses a version info.version does not state', async () => {
+    const { code, lines } = await release('1.1.0');
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toMatch(/^release: openapi\/openapi.yaml says info.version 1.0.0; set it to 1.1.0 first/);
+  });
+
+  it('refuses while generated/ is stale', async () => {
+    await edit('openapi/components/schemas/NewPet.yaml', addNickname);
+    await setVersion('1.1.0');
+    const { code, lines } = await release('1.1.0');
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toMatch(/^release: generated\/ does not match openapi\/: .*Run `npm run generate` first\.$/);
+  });
+
+  it('takes the Unreleased section as edited for the entry', async () => {
+    await edit('openapi/components/schemas/NewPet.yaml', addNickname);
+    await setVersion('1.1.0');
+    await edit('CHANGELOG.md', (content) =>
+      content.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Added\n\n- A nickname for every new animal.\n'),
+    );
+    await regenerate(workspace.locations);
+    expect((await release('1.1.0')).code).toBe(0);
+    expect(await workspace.read('CHANGELOG.md')).toContain(
+      '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- A nickname for every new animal.\n',
+    );
+  });
+});
