@@ -1,17 +1,19 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.ts';
 import { type DeprecationHandler, deprecationNotices, warnOnConsole } from './deprecation.ts';
-import { type ListAllPetsQuery, listAllPets, type Pet } from './list-all-pets.ts';
+import { type ListAllPetsQuery, listAllPets } from './list-all-pets.ts';
 import { type RateLimit, rateLimit } from './rate-limit.ts';
 import { type FetchLike, type RetryOptions, retryingFetch } from './retrying-fetch.ts';
+import type { Pet } from './schemas.ts';
 
 export type { components, paths } from '../generated/openapi.ts';
 export type { DeprecationHandler, DeprecationNotice } from './deprecation.ts';
 export { AnimalStoreError, type ErrorBody } from './errors.ts';
 export { findLink, type Link, parseLinkHeader } from './link-header.ts';
-export type { ListAllPetsQuery, Pet } from './list-all-pets.ts';
+export type { ListAllPetsQuery } from './list-all-pets.ts';
 export { type RateLimit, rateLimit } from './rate-limit.ts';
 export type { FetchLike, RetryOptions } from './retrying-fetch.ts';
+export type { NewPet, Pet, PetStatus } from './schemas.ts';
 
 export interface AnimalStoreClientOptions {
   /** The API's root, with its version path: `https://api.example.com/v1`. */

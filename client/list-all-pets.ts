@@ -1,9 +1,9 @@
 import type { Client } from 'openapi-fetch';
-import type { components, paths } from '../generated/openapi.ts';
+import type { paths } from '../generated/openapi.ts';
 import { AnimalStoreError } from './errors.ts';
 import { findLink } from './link-header.ts';
+import type { Pet } from './schemas.ts';
 
-export type Pet = components['schemas']['Pet'];
 /** The `GET /pets` query without `cursor`: the pages after the first come from the `Link` header. */
 export type ListAllPetsQuery = Omit<NonNullable<paths['/pets']['get']['parameters']['query']>, 'cursor'>;
 

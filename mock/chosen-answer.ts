@@ -1,34 +1,36 @@
-// Where a scenario, a fault or the request names the response, Prism answers it in place of the
+// Where a scenario, a fault or the request names the response, it is answered in place of the
 // service's handler; the request has been validated and counted against its window by then.
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ContractOperation } from '../contract/index.ts';
 import { ApiError } from '../server/errors.ts';
 import type { AppEnv } from '../server/http-types.ts';
-import type { PrismAnswers } from './prism-answers.ts';
+import type { DeclaredAnswers } from './declared-answers.ts';
 import { ChoiceError, type RequestChoice } from './request-choice.ts';
 import { type ChosenAnswer, checkedAnswer } from './scenarios.ts';
 
 /** Set by the app itself on every answer: the live rate-limit window and the deprecation. */
 const SET_BY_THE_APP = /^(x-ratelimit-|deprecation$|sunset$|link$)/i;
 
-/** What a request's choice was, by request: its choice, or why it cannot be followed. */
-export type Choices = WeakMap<Request, RequestChoice | ChoiceError>;
+/**
+ * What the mock hands the app beside the request (its `env`, with the Node server's bindings):
+ * the request's choice, or why it cannot be followed. Not kept by request: the app's middleware
+ * may replace the request (the body limit does, for a body sent without Content-Length).
+ */
+export interface ChoiceBindings {
+  choice?: RequestChoice | ChoiceError;
+}
 
-export function answerChosen(
-  operation: ContractOperation,
-  prism: PrismAnswers,
-  choices: Choices,
-): MiddlewareHandler<AppEnv> {
-  // Prism routes the path as the document writes it: without the operation's own base path,
+export function answerChosen(operation: ContractOperation, answers: DeclaredAnswers): MiddlewareHandler<AppEnv> {
+  // The answer is routed by the path as the document writes it: without the operation's own base path,
   // `/v1` for the API, none for the probes served beside it.
   const basePath = operation.servedPath.slice(0, operation.servedPath.length - operation.path.length);
   return async (c, next) => {
-    const choice = choices.get(c.req.raw);
+    const choice = (c.env as ChoiceBindings | undefined)?.choice;
     if (choice instanceof ChoiceError) throw new ApiError(400, 'validation_failed', choice.message);
     const wanted = choice && chosenAnswer(operation, choice);
     if (!wanted) return next();
-    const answer = await prism.answer({ operation, path: c.req.path.slice(basePath.length), ...wanted });
+    const answer = await answers.answer({ operation, path: c.req.path.slice(basePath.length), ...wanted });
     for (const [name, value] of Object.entries(answer.headers)) {
       if (name.toLowerCase() !== 'content-type' && !SET_BY_THE_APP.test(name)) c.header(name, value);
     }

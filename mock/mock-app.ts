@@ -1,27 +1,27 @@
 // The mock: the service's own app (its routing, validation, paging, errors and rate-limit headers)
 // on a mock's storage and keys, with the mock's additions in front of it: scenarios, delays,
-// faults, and the `/__mock/*` endpoints that switch them.
-import { randomBytes } from 'node:crypto';
+// faults, and the `/__mock/*` endpoints that switch them. No Node module at run time: the client
+// package's MSW handlers run this app in browsers too (its build stands in for `Buffer`). The
+// connection faults (`drop`, `truncate`) need the Node socket of the mock servers; without one
+// they are not done.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import type { Contract } from '../contract/index.ts';
 import { answerErrors } from '../server/answer-errors.ts';
 import { type AppDeps, createApp } from '../server/app.ts';
 import { systemClock } from '../server/clock.ts';
 import { ApiError } from '../server/errors.ts';
-import type { Fetch } from '../server/http/create-server.ts';
 import type { AppEnv } from '../server/http-types.ts';
 import { readJsonBody } from '../server/json-body.ts';
 import type { Logger } from '../server/logger.ts';
 import { type CorsExtras, corsFor } from '../server/middleware/cors.ts';
 import { answerNotFound } from '../server/not-found.ts';
 import type { PetStore } from '../server/store/pet-store.ts';
-import { answerChosen, type Choices } from './chosen-answer.ts';
+import { answerChosen, type ChoiceBindings } from './chosen-answer.ts';
 import { CollectionStore } from './collection-store.ts';
+import type { DeclaredAnswers } from './declared-answers.ts';
 import { delayMs } from './delay.ts';
-import type { PrismAnswers } from './prism-answers.ts';
 import { ChoiceError, type MockSettings, readRequestChoice } from './request-choice.ts';
 import { type Scenario, scenarioNamed } from './scenarios.ts';
 
@@ -29,7 +29,8 @@ export interface MockAppOptions extends Pick<AppDeps, 'keys' | 'limiters'> {
   contract: Contract;
   /** The pets the mock serves (in a scenario without pets, it serves none). */
   pets: PetStore;
-  prism: PrismAnswers;
+  /** Answers the response a scenario, a fault or the request names. */
+  answers: DeclaredAnswers;
   /** The scenarios, the one in force (checked to be one of them) and the start's `--delay`. */
   settings: MockSettings;
   /** The scenario `POST /__mock/reset` returns to: the start's; `settings.scenario` when not given. */
@@ -45,18 +46,18 @@ export interface MockAppOptions extends Pick<AppDeps, 'keys' | 'limiters'> {
 const MOCK_CORS: CorsExtras = { credentials: true, allowHeaders: ['Prefer'] };
 
 export interface MockApp {
-  fetch: Fetch;
+  /** Answers a request; `env` is the Node server's bindings (its socket, for the connection faults), when served by one. */
+  fetch(request: Request, env?: unknown): Promise<Response>;
   /** The scenario `PUT /__mock/scenario` chose, or else the start's. */
   readonly settings: MockSettings;
 }
 
 export function createMockApp(options: MockAppOptions): MockApp {
-  const { prism, settings } = options;
+  const { answers, settings } = options;
   const startScenario = options.startScenario ?? settings.scenario;
   scenarioNamed(settings.scenarios, startScenario);
   scenarioNamed(settings.scenarios, settings.scenario);
-  const choices: Choices = new WeakMap();
-  const cursorSecret = randomBytes(32);
+  const cursorSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
   const appFor = (pets: PetStore) =>
     createApp({
       ...options,
@@ -66,7 +67,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       // Requests without a key are counted by address; a mock on a developer's machine has one.
       clientAddress: () => 'local',
       corsExtras: MOCK_CORS,
-      beforeHandler: (operation) => answerChosen(operation, prism, choices),
+      beforeHandler: (operation) => answerChosen(operation, answers),
     });
   const apps: Record<Scenario['pets'], Hono<AppEnv>> = {
     examples: appFor(options.pets),
@@ -76,19 +77,20 @@ export function createMockApp(options: MockAppOptions): MockApp {
     settings.scenario = startScenario;
   });
 
-  const fetch: Fetch = async (request, env) => {
+  const fetch: MockApp['fetch'] = async (request, env) => {
     const url = new URL(request.url);
     if (url.pathname.startsWith('/__mock/')) return admin.fetch(request, env);
     let choice: ReturnType<typeof readRequestChoice>['choice'] | undefined;
     let forwarded = request;
+    let bindings: ChoiceBindings;
     try {
       const read = readRequestChoice(url, request.headers, settings);
       choice = read.choice;
       if (read.apiUrl !== url) forwarded = new Request(read.apiUrl, request);
-      choices.set(forwarded, choice);
+      bindings = { choice };
     } catch (error) {
       if (!(error instanceof ChoiceError)) throw error;
-      choices.set(forwarded, error);
+      bindings = { choice: error };
     }
     if (choice?.delay) await sleep(delayMs(choice.delay));
     const socket = (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
@@ -98,10 +100,14 @@ export function createMockApp(options: MockAppOptions): MockApp {
       return new Response(null, { status: 500 });
     }
     const app = choice?.scenario.pets === 'none' ? apps.none : apps.examples;
-    const response = await app.fetch(forwarded, env);
+    const response = await app.fetch(forwarded, { ...(env as object | undefined), ...bindings });
     return choice?.fault === 'truncate' && socket ? truncated(response, socket) : response;
   };
   return { fetch, settings };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

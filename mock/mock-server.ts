@@ -4,26 +4,21 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Contract, type OpenApiDocument, rateLimitRules } from '../contract/index.ts';
-import { systemClock } from '../server/clock.ts';
+import { Contract, type OpenApiDocument } from '../contract/index.ts';
 import { type Listening, listen } from '../server/listen.ts';
 import { createLogger } from '../server/logger.ts';
-import { AnyKeyStore } from './any-key-store.ts';
-import { CollectionStore } from './collection-store.ts';
-import { countingLimiter } from './counting-limiter.ts';
 import type { Delay } from './delay.ts';
 import { examplePets } from './example-pets.ts';
-import { createMockApp, type MockApp } from './mock-app.ts';
+import type { MockApp } from './mock-app.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
-import { prismAnswers } from './prism-answers.ts';
-import { loadScenarios, SCENARIOS_FILE } from './scenarios.ts';
+import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
+import { loadScenarios, SCENARIOS_FILE } from './scenarios-file.ts';
+import { createStaticMockApp } from './static-mock-app.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MOCK_HOST = '127.0.0.1';
 /** Generated pets of `--dynamic` when `pets` is not given: enough for a few pages. */
 export const DEFAULT_DYNAMIC_PETS = 50;
-/** The plan whose windows the mock's rate-limit headers count down; the mock refuses nothing. */
-export const MOCK_PLAN = 'business';
 
 export interface MockOptions {
   /** 0 (the default) picks a free port. */
@@ -56,8 +51,16 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
+export interface RunningStaticMock extends RunningMock {
+  /**
+   * With `watch`: settles once edits under `openapi/` are watched and the contract there (which
+   * may differ from `generated/`) is served. The mock answers before that, from `generated/`.
+   */
+  watching: Promise<void>;
+}
+
 /** Reads the contract, checks the scenarios against it, and serves the mock; rejects on a bad scenario file or a busy port. */
-export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+export async function startMock(options: MockOptions = {}): Promise<RunningStaticMock> {
   const { port = 0, root = REPO_ROOT, watch = false } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const seed = options.seed === undefined ? randomBytes(6).toString('hex') : String(options.seed);
@@ -73,17 +76,35 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     served = { app: await build(contractJson, served?.app), contractJson };
   };
 
+  let watching: Promise<void> = Promise.resolve();
   let reloads: { close(): Promise<void> } | undefined;
+  let closed = false;
   let listening: Listening | undefined;
+  // A watch loop still loading its tools is not waited for: it closes itself once started.
   const close = async () => {
-    await reloads?.close();
+    closed = true;
     await listening?.close();
+    await reloads?.close();
   };
   try {
-    if (watch) reloads = await watchAndReload(root, log, serve, () => served?.contractJson);
-    else await serve(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8'));
+    // The committed bundle is served at once; the watch loop's tools (Redocly, openapi-typescript)
+    // load afterwards, so the first answer does not wait for them.
+    await serve(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8'));
     listening = await listen(fetch, MOCK_HOST, port);
-    return { url: listening.origin, close };
+    if (watch) {
+      watching = watchAndReload(root, log, serve, () => served?.contractJson).then(
+        async (started) => {
+          if (closed) await started.close();
+          else reloads = started;
+        },
+        (error: unknown) => {
+          log(
+            `${clock()} edits under openapi/ are not watched: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        },
+      );
+    }
+    return { url: listening.origin, watching, close };
   } catch (error) {
     await close();
     throw error;
@@ -100,30 +121,25 @@ async function buildStaticMock(
   // A reload keeps the scenario chosen at run time, while the new scenarios still have it.
   const inForce = current?.settings.scenario;
   const scenario = inForce !== undefined && scenarios.has(inForce) ? inForce : startScenario;
-  const prism = await prismAnswers(contract);
-  const pets = options.dynamic
+  const prism = options.dynamic ? await prismAnswers(contract) : undefined;
+  const pets = prism
     ? await prism.generatePets(options.pets ?? DEFAULT_DYNAMIC_PETS, options.seed)
     : examplePets(contract);
-  const rules = rateLimitRules(contract.document);
-  if (rules.plans[MOCK_PLAN] === undefined) throw new Error(`The contract has no plan ${MOCK_PLAN}.`);
-  const limiter = countingLimiter(systemClock);
-  return createMockApp({
+  return createStaticMockApp({
     contract,
-    prism,
+    answers: prism ?? lazyPrismAnswers(contract),
+    pets,
     startScenario,
     settings: { scenarios, scenario, ...(options.delay && { delay: options.delay }) },
-    pets: new CollectionStore(pets),
-    keys: new AnyKeyStore(MOCK_PLAN),
-    limiters: { keys: limiter, addresses: limiter },
     logger: createLogger('warn'),
     corsOrigins: options.corsOrigins ?? localOrigins,
-    resetData: async () => limiter.reset(),
   });
 }
 
 /**
  * Runs the contract pipeline's watch loop in this process. A good regeneration whose bundle
- * differs from the one served is served next; an invalid edit is reported and changes nothing.
+ * differs from the one served is served next (at start too: `openapi/` may hold edits that
+ * `generated/` lacks); an invalid edit is reported and changes nothing.
  */
 async function watchAndReload(
   root: string,
@@ -134,10 +150,7 @@ async function watchAndReload(
   // Loaded only here: the pipeline's tools (Redocly, openapi-typescript) take a second to load.
   const { contractLocations, formatFinding, watchContract } = await import('../scripts/pipeline.ts');
   const locations = contractLocations(root);
-  let atStart: string | undefined;
-  let markStarted!: () => void;
-  // An edit saved while the mock is still starting is served once it has started.
-  let serving = new Promise<void>((resolve) => (markStarted = resolve));
+  let serving = Promise.resolve();
   const watcher = await watchContract({
     locations,
     onRegenerated(result) {
@@ -152,10 +165,6 @@ async function watchAndReload(
       }
       const json = result.artifacts.find((artifact) => artifact.name === 'openapi.json')?.content;
       if (json === undefined) return;
-      if (result.changed.length === 0) {
-        atStart = json;
-        return;
-      }
       const since = performance.now() - result.ms;
       serving = serving.then(async () => {
         if (json === served()) return;
@@ -170,15 +179,7 @@ async function watchAndReload(
       });
     },
   });
-  try {
-    // An invalid contract at start was reported above; the last good bundle is served meanwhile.
-    await serve(atStart ?? (await readFile(path.join(locations.outDir, 'openapi.json'), 'utf8')));
-    markStarted();
-  } catch (error) {
-    markStarted();
-    await watcher.close();
-    throw error;
-  }
+  await serving;
   return {
     async close() {
       await watcher.close();

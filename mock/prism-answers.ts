@@ -1,29 +1,11 @@
 // Prism, as a library in this process, answers with a declared response of the contract: the one
 // a scenario or `Prefer` names, from its examples or generated from its schema.
 import { createRequire } from 'node:module';
-import type { Contract, ContractOperation } from '../contract/index.ts';
+import type { Contract } from '../contract/index.ts';
 import type { Pet } from '../server/store/pet-store.ts';
+import type { AnswerRequest, DeclaredAnswers } from './declared-answers.ts';
 
-export interface PrismAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-export interface AnswerRequest {
-  operation: ContractOperation;
-  /** The request path under the contract's base path, as Prism routes it: `/pets/5`. */
-  path: string;
-  status: number;
-  /** A named example of that response; Prism takes its first when undefined. */
-  example?: string;
-  /** Generate the body from the schema instead (with `seed`, the same body every time). */
-  dynamic?: boolean;
-  seed?: string;
-}
-
-export interface PrismAnswers {
-  answer(request: AnswerRequest): Promise<PrismAnswer>;
+export interface PrismAnswers extends DeclaredAnswers {
   /** `count` pets generated from the schema, with the ids 1 to `count`; the same pets for the same seed. */
   generatePets(count: number, seed: string): Promise<Pet[]>;
 }
@@ -109,6 +91,20 @@ export async function prismAnswers(contract: Contract): Promise<PrismAnswers> {
         () => undefined,
       );
       return pets;
+    },
+  };
+}
+
+/**
+ * Prism's answers, with Prism loaded on the first request that needs one: most requests are
+ * answered by the mock's own handlers, and loading Prism would hold up the mock's first answer.
+ */
+export function lazyPrismAnswers(contract: Contract): DeclaredAnswers {
+  let loading: Promise<PrismAnswers> | undefined;
+  return {
+    answer: async (request) => {
+      loading ??= prismAnswers(contract);
+      return (await loading).answer(request);
     },
   };
 }

@@ -1,13 +1,8 @@
-// The mocks' named scenarios (`mock/scenarios.yaml`), read and checked against the contract once,
-// so that a scenario naming a response the contract lacks stops the mock at start, not a test later.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { load } from 'js-yaml';
+// The mocks' named scenarios (`mock/scenarios.yaml`), checked against the contract once, so that a
+// scenario naming a response the contract lacks stops the mock at start, not a test later. No file
+// is read here: the servers read the file (scenarios-file.ts), the browser mocks embed it at build.
 import type { Contract, ContractOperation } from '../contract/index.ts';
 import { type Delay, parseDelay } from './delay.ts';
-
-export const SCENARIOS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'scenarios.yaml');
 
 export const FAULTS = ['unavailable', 'drop', 'truncate'] as const;
 export type Fault = (typeof FAULTS)[number];
@@ -40,15 +35,11 @@ export class ScenarioError extends Error {
 const FIELDS = new Set(['description', 'pets', 'answers', 'delay', 'fault']);
 const ALL_OPERATIONS = 'all';
 
-/** The scenarios of `file`, checked against `contract`; throws ScenarioError on the first problem. */
-export function loadScenarios(contract: Contract, file = SCENARIOS_FILE): Scenarios {
-  const where = path.relative(process.cwd(), file) || file;
-  let data: unknown;
-  try {
-    data = load(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ScenarioError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+/**
+ * The scenarios `data` (the parsed scenarios file) defines, checked against `contract`; throws
+ * ScenarioError on the first problem, naming `where` (the file) and the place.
+ */
+export function readScenarios(contract: Contract, data: unknown, where: string): Scenarios {
   if (!isObject(data)) throw new ScenarioError(`${where}: expected a mapping of scenario names to scenarios.`);
   const scenarios = new Map<string, Scenario>();
   for (const [name, definition] of Object.entries(data)) {

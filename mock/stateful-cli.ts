@@ -13,9 +13,9 @@ import {
   stopOnSignals,
   UsageError,
 } from './cli-support.ts';
-import { MOCK_PLAN } from './mock-server.ts';
 import { mockOrigins } from './origins.ts';
 import { startStatefulMock } from './stateful.ts';
+import { MOCK_PLAN } from './static-mock-app.ts';
 
 await printAndExitOnFailure(async () => {
   const flags = readFlags({ plan: { type: 'string' } });

@@ -16,13 +16,16 @@ import type { Pet } from '../server/store/pet-store.ts';
 import { SqlitePetStore } from '../server/store/sqlite-pet-store.ts';
 import { statement } from '../server/store/statement-cache.ts';
 import { countingLimiter } from './counting-limiter.ts';
+import type { DeclaredAnswers } from './declared-answers.ts';
 import type { Delay } from './delay.ts';
 import { examplePets } from './example-pets.ts';
 import { createMockApp } from './mock-app.ts';
-import { MOCK_HOST, MOCK_PLAN, type RunningMock } from './mock-server.ts';
+import { MOCK_HOST, type RunningMock } from './mock-server.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
-import { prismAnswers } from './prism-answers.ts';
-import { loadScenarios, scenarioNamed } from './scenarios.ts';
+import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
+import { scenarioNamed } from './scenarios.ts';
+import { loadScenarios } from './scenarios-file.ts';
+import { MOCK_PLAN } from './static-mock-app.ts';
 
 /** Printed by `npm run mock:stateful` and documented in the README: it guards nothing real. */
 export const STATEFUL_MOCK_KEY = 'ask_development_stateful_mock_key_0000000000';
@@ -58,11 +61,13 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
   const scenario = scenarioNamed(scenarios, options.scenario ?? 'default').name;
   if (plan !== undefined && rateLimitRules(contract.document).plans[plan] === 'per-key')
     throw new Error(`The ${plan} plan sets limits per key; choose a plan with fixed limits.`);
-  const prism = await prismAnswers(contract);
-  const seed =
-    options.pets === undefined
-      ? examplePets(contract)
-      : await prism.generatePets(options.pets, options.seed ?? randomBytes(6).toString('hex'));
+  let answers: DeclaredAnswers = lazyPrismAnswers(contract);
+  let seed = examplePets(contract);
+  if (options.pets !== undefined) {
+    const prism = await prismAnswers(contract);
+    seed = await prism.generatePets(options.pets, options.seed ?? randomBytes(6).toString('hex'));
+    answers = prism;
+  }
 
   const db = openDatabase(':memory:');
   const pets = new SqlitePetStore(db);
@@ -77,7 +82,7 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
   const limiters = { keys: limiter(), addresses: limiter() };
   const mock = createMockApp({
     contract,
-    prism,
+    answers,
     settings: { scenarios, scenario, ...(options.delay && { delay: options.delay }) },
     pets,
     keys,

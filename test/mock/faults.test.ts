@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnimalStoreClient, type FetchLike } from '../../client/index.ts';
 import { loadContract } from '../../contract/index.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
-import { FAULTS, type Fault, loadScenarios, SCENARIOS_FILE } from '../../mock/scenarios.ts';
+import { FAULTS, type Fault } from '../../mock/scenarios.ts';
+import { loadScenarios, SCENARIOS_FILE } from '../../mock/scenarios-file.ts';
 import { defined } from '../support/defined.ts';
 import { AUTHORIZED, exampleValue, expectContractError, headerExample } from './support.ts';
 
@@ -98,7 +99,8 @@ describe('mock latency and faults', { timeout: 30_000 }, () => {
   const request = (on: RunningMock, path: string, headers: Record<string, string> = {}) =>
     fetch(on.url + path, { headers: { ...AUTHORIZED, ...headers } });
 
-  describe('delay', () => {
+  // The cases mostly wait out their delays, so they wait together.
+  describe('delay', { concurrent: true }, () => {
     it('answers every request 300 ms later than an undelayed mock when started with delay 300', async () => {
       const plainMs: number[] = [];
       const delayedMs: number[] = [];

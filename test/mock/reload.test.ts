@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningMock, startMock } from '../../mock/index.ts';
+import { type RunningStaticMock, startMock } from '../../mock/index.ts';
 import { createWorkspace, type Workspace } from '../pipeline/workspace.ts';
 import { AUTHORIZED } from './support.ts';
 
@@ -8,12 +8,13 @@ const EXAMPLE = 'openapi/components/examples/PetsFirstPage.yaml';
 /** Live reload on a throw-away copy of the repository: the real openapi/ is never edited. */
 describe('startMock with watch', { timeout: 60_000 }, () => {
   let workspace: Workspace;
-  let mock: RunningMock;
+  let mock: RunningStaticMock;
   let logged: string[];
   beforeEach(async () => {
     workspace = await createWorkspace();
     logged = [];
     mock = await startMock({ root: workspace.root, watch: true, log: (line) => logged.push(line) });
+    await mock.watching;
   });
   afterEach(async () => {
     await mock?.close();
@@ -64,5 +65,19 @@ describe('startMock with watch', { timeout: 60_000 }, () => {
     await renameFirstPet('Recovered Rex');
 
     await expect.poll(firstPetName, { timeout: 15_000, interval: 50 }).toBe('Recovered Rex');
+  });
+
+  it('answers before it watches, then serves an edit of openapi/ that generated/ lacked at start', async () => {
+    await mock.close();
+    await renameFirstPet('Unregenerated Rex');
+    logged = [];
+
+    mock = await startMock({ root: workspace.root, watch: true, log: (line) => logged.push(line) });
+    const answeredAtStart = await firstPetName();
+    await mock.watching;
+
+    expect(answeredAtStart).toMatch(/^(Rex|Unregenerated Rex)$/);
+    expect(await firstPetName()).toBe('Unregenerated Rex');
+    expect(logged.join('\n')).toMatch(/serving the new contract, \d+ ms after start/);
   });
 });

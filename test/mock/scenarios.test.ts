@@ -15,7 +15,7 @@ import {
   startStatefulMock,
 } from '../../mock/index.ts';
 import { SCENARIO_COOKIE, SCENARIO_PARAMETER } from '../../mock/request-choice.ts';
-import { loadScenarios } from '../../mock/scenarios.ts';
+import { loadScenarios } from '../../mock/scenarios-file.ts';
 import { accepts } from '../spec/schema-validator.ts';
 import { defined } from '../support/defined.ts';
 import { AUTHORIZED, contract as contractDocument, exampleValue, expectContractError } from './support.ts';

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { STATEFUL_MOCK_KEY } from '../../mock/index.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -16,7 +16,7 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** The commands of `npm run mock` and `npm run mock:stateful` (package.json), without npm in between. */
 const COMMANDS = {
   mock: {
-    args: ['--import', './scripts/preload-tools.mjs', '--import', 'tsx', 'mock/cli.ts'],
+    args: ['--import', 'tsx', 'mock/cli.ts'],
     key: 'ask_any_key_works_here',
   },
   'mock:stateful': { args: ['--import', 'tsx', 'mock/stateful-cli.ts'], key: STATEFUL_MOCK_KEY },
@@ -37,7 +37,7 @@ interface RunningCommand {
 }
 
 let running: ChildProcess[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   running = [];
 });
@@ -180,7 +180,8 @@ async function emptyWithin<T>(ms: number, check: () => T[]): Promise<T[]> {
 
 const describeProcess = (entry: ProcessEntry) => `${entry.pid} (parent ${entry.ppid}): ${entry.commandLine}`;
 
-describe('Nothing left behind', { timeout: 20_000 }, () => {
+// Each case runs its own process on its own port, so the cases run at once.
+describe.concurrent('Nothing left behind', { timeout: 20_000 }, () => {
   it.each<[Command, NodeJS.Signals]>([
     ['mock', 'SIGINT'],
     ['mock', 'SIGTERM'],

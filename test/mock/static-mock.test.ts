@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedLimits, loadContract, rateLimitRules } from '../../contract/index.ts';
 import { examplePets } from '../../mock/example-pets.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
-import { MOCK_PLAN } from '../../mock/mock-server.ts';
+import { MOCK_PLAN } from '../../mock/static-mock-app.ts';
 import { AUTHORIZED, exampleValue, expectContractError, headerExample } from './support.ts';
 
 /** The windows the mock's rate-limit headers count down. */

@@ -107,7 +107,11 @@ describe('listPets: GET /pets', () => {
         new URL(link, 'http://link.invalid').searchParams.get('cursor'),
         'a cursor in the next link',
       );
-      const response = await call({ path: '/pets', query: { status: 'sold', limit: '1', cursor } });
+      const response = await call({
+        path: '/pets',
+        query: { status: 'sold', limit: '1', cursor },
+        example: 'ErrorInvalidCursor',
+      });
       expect(errorCode(response)).toBe('invalid_cursor');
     },
     { state: true },

@@ -1,6 +1,6 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defined } from '../../support/defined.ts';
-import { responseCase, statefulIt } from '../support/cases.ts';
+import { responseCase } from '../support/cases.ts';
 import { type ApiRequest, type ApiResponse, errorCode, expectStatus, send } from '../support/client.ts';
 import { validRequest } from '../support/pets.ts';
 import { target } from '../support/target.ts';
@@ -34,7 +34,7 @@ async function useUpWindow(key: string): Promise<Array<ReturnType<typeof rateLim
 const usedUp = new Map<string, Promise<Array<ReturnType<typeof rateLimitHeaders>>>>();
 async function limitedKey(index: number): Promise<string> {
   const key = defined(target.freePlanKeys[index], `free-plan key ${index} of the target`);
-  if (!target.capabilities.stateful) return key;
+  if (!target.capabilities.enforcesRateLimits) return key;
   if (!usedUp.has(key)) usedUp.set(key, useUpWindow(key));
   await usedUp.get(key);
   return key;
@@ -43,15 +43,18 @@ async function limitedKey(index: number): Promise<string> {
 /** The window's numbers are the service's own; a mock repeats the contract's example values. */
 function expectRateLimited(response: ApiResponse): void {
   expect(errorCode(response)).toBe('rate_limited');
-  if (!target.capabilities.stateful) return;
+  if (!target.capabilities.enforcesRateLimits) return;
   const retryAfter = Number(response.headers.get('Retry-After'));
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
   expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
 }
 
+/** A test that uses up a window: only a target that refuses requests over their limit has one to use up. */
+const limitingIt = it.skipIf(!target.capabilities.enforcesRateLimits);
+
 describe('rate limits of every operation', () => {
-  statefulIt(
+  limitingIt(
     'counts each allowed request down in X-RateLimit-Remaining, against the free plan limit of 60 a minute',
     async () => {
       const key = await limitedKey(0);
@@ -94,7 +97,7 @@ describe('rate limits of every operation', () => {
     async (call) => {
       const key = await limitedKey(1);
       const request: ApiRequest = { ...validRequest('listPets'), authorization: `Bearer ${key}` };
-      if (target.capabilities.stateful) {
+      if (target.capabilities.enforcesRateLimits) {
         for (let refusal = 0; refusal < REFUSALS_BEFORE_BAN; refusal++) {
           const response = await send('listPets', request);
           expectStatus(request, response, 429);
@@ -103,7 +106,7 @@ describe('rate limits of every operation', () => {
       }
       const response = await call({ ...request, example: 'ErrorKeyBanned' });
       expect(errorCode(response)).toBe('key_banned');
-      if (target.capabilities.stateful) {
+      if (target.capabilities.enforcesRateLimits) {
         expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
         const retryAfter = Number(response.headers.get('Retry-After'));
         expect(retryAfter).toBeGreaterThan(BAN_SECONDS - 5);

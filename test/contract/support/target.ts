@@ -8,20 +8,25 @@ export interface Endpoint {
 
 export interface TargetCapabilities {
   /**
-   * Keeps the animals and rate-limit windows it is sent and answers from them. False for the
-   * Prism mock, which answers from the contract's examples: cases that need state (create then
-   * fetch, pagination over created animals, exact counts, exhausting a window) are skipped there.
+   * Keeps the animals it is sent and answers from them. False for the static mock, which answers
+   * from the contract's examples: cases that need state (create then fetch, pagination over
+   * created animals, exact counts) are skipped there.
    */
   stateful: boolean;
+  /**
+   * Refuses a key over its rate limit and bans it. False for the mocks, whose windows count down
+   * but never refuse: the cases that use a window up are skipped there.
+   */
+  enforcesRateLimits: boolean;
   /** Selects the response with `Prefer: code=..., example=...` (Prism's mock). */
   preferHeader: boolean;
   /** Responses pass through Prism's validating proxy, which reports contract violations. */
   validatedByProxy: boolean;
 }
 
-/** One of the three things the contract suite runs against, as its globalSetup provides it. */
+/** One of the things the contract suite runs against, as its globalSetup provides it. */
 export interface Target extends Endpoint {
-  name: 'server' | 'proxy' | 'mock';
+  name: 'server' | 'proxy' | 'mock' | 'msw';
   capabilities: TargetCapabilities;
   /** Free-plan keys no other case uses, to use up their windows; any token on the mock. */
   freePlanKeys: string[];

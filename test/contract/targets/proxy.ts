@@ -31,7 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     freePlanKeys: servers.main.freePlanKeys,
     afterSunset: { baseUrl: `${afterSunset}/v1`, apiKey: servers.afterSunset.apiKey },
     storageDown: { baseUrl: `${storageDown}/v1`, apiKey: servers.storageDown.apiKey },
-    capabilities: { stateful: true, preferHeader: false, validatedByProxy: true },
+    capabilities: { enforcesRateLimits: true, stateful: true, preferHeader: false, validatedByProxy: true },
   });
   return close;
 }

@@ -1,0 +1,55 @@
+// A declared response of the contract, answered in place of the service's handler where a scenario,
+// a fault or the request names it. Prism answers it for the mock servers (prism-answers.ts); the
+// browser mocks, which cannot carry Prism, answer it from the contract's examples (below).
+import type { ContractOperation } from '../contract/index.ts';
+import { ApiError } from '../server/errors.ts';
+
+export interface DeclaredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface AnswerRequest {
+  operation: ContractOperation;
+  /** The request path under the contract's base path, as Prism routes it: `/pets/5`. */
+  path: string;
+  status: number;
+  /** A named example of that response; its first when undefined. */
+  example?: string;
+  /** Generate the body from the schema instead (with `seed`, the same body every time). */
+  dynamic?: boolean;
+  seed?: string;
+}
+
+export interface DeclaredAnswers {
+  answer(request: AnswerRequest): Promise<DeclaredAnswer>;
+}
+
+/**
+ * The declared response's named example (its first when none is named) and the example value of
+ * each header it declares, as Prism answers in its static mode. Nothing is generated: a request
+ * for a generated (`dynamic`) body is refused.
+ */
+export function exampleAnswers(): DeclaredAnswers {
+  return {
+    async answer({ operation, status, example, dynamic }) {
+      if (dynamic)
+        throw new ApiError(
+          400,
+          'validation_failed',
+          'This mock answers with the contract examples only; it generates no bodies (`npm run mock -- --dynamic` does).',
+        );
+      // The choice was checked against the operation's responses before it got here.
+      const response = operation.responses[String(status)];
+      if (!response) throw new Error(`${operation.operationId} declares no ${status} response.`);
+      const names = Object.keys(response.examples);
+      const name = example ?? names[0];
+      const headers: Record<string, string> = {};
+      for (const [header, declared] of Object.entries(response.headers)) {
+        if (declared.example !== undefined) headers[header] = String(declared.example);
+      }
+      return { status, headers, body: name === undefined ? undefined : response.examples[name] };
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// The scenarios file the mock servers read at start (the browser mocks embed it when built).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load } from 'js-yaml';
+import type { Contract } from '../contract/index.ts';
+import { readScenarios, ScenarioError, type Scenarios } from './scenarios.ts';
+
+export const SCENARIOS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'scenarios.yaml');
+
+/** The scenarios of `file`, checked against `contract`; throws ScenarioError on the first problem. */
+export function loadScenarios(contract: Contract, file = SCENARIOS_FILE): Scenarios {
+  const where = path.relative(process.cwd(), file) || file;
+  let data: unknown;
+  try {
+    data = load(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ScenarioError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return readScenarios(contract, data, where);
+}
