@@ -12,7 +12,7 @@ export const contractSuite = 'test/contract/suite/**/*.test.ts';
  * it to the suite as `target`. Property runs (slow through Prism) and the tests of the suite
  * itself (coverage, response checks) run once, in the `server` project.
  */
-function contractTarget(name: 'server' | 'proxy' | 'mock', extraInclude: string[] = []) {
+function contractTarget(name: 'server' | 'proxy' | 'mock' | 'msw', extraInclude: string[] = []) {
   return {
     extends: true as const,
     test: {
@@ -27,9 +27,13 @@ function contractTarget(name: 'server' | 'proxy' | 'mock', extraInclude: string[
 export default defineConfig({
   test: {
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
-    // Most test files wait on other processes (Prism, redocly, Chromium, the server), so even on
-    // two cores two workers halve the run, where vitest's default (cores - 1) would run one.
-    maxWorkers: Math.max(availableParallelism(), 2),
+    // Many test files wait on other processes (npm, Chromium, the server), so one worker more than
+    // the cores keeps them busy; more than that only adds contention (measured on two cores).
+    maxWorkers: availableParallelism() + 1,
+    // Test files share their worker's modules: the contract, its compiled validators and the
+    // pipeline's tools load once per worker instead of once per file. No file relies on a fresh
+    // module state (none mocks modules or patches globals it does not restore).
+    isolate: false,
     setupFiles: ['test/support/retain-sqlite.ts'],
     projects: [
       {
@@ -43,6 +47,7 @@ export default defineConfig({
       contractTarget('server', ['test/contract/properties/**/*.test.ts', 'test/contract/*.test.ts']),
       contractTarget('proxy'),
       contractTarget('mock'),
+      contractTarget('msw'),
     ],
   },
 });

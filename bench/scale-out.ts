@@ -15,32 +15,29 @@
 // BENCH_DURATION sets the seconds per measurement (6), BENCH_ROUNDS the rounds (3), LOG_LEVEL the
 // instances' log level (info), TEST_POSTGRES_URL and TEST_REDIS_URL where PostgreSQL and Redis are
 // (as for the tests). wrk is the Debian package `wrk`.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../server/store/postgres/connection.ts';
-import { openPostgresStorage } from '../server/store/postgres/postgres-storage.ts';
-import { openSqliteStorage } from '../server/store/sqlite-storage.ts';
-import type { Storage } from '../server/store/storage.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL, REDIS_TEST_URL } from '../test/support/backing-services.ts';
-import { answerOf, CONNECTIONS, PATH, start } from './support.ts';
+import { cpuOf, machineBusy, procTimes } from './proc.ts';
+import { fillPostgres, fillSqlite, postgresKey, sqliteKey } from './seed.ts';
+import { answerOf, CONNECTIONS, PATH, start, stop } from './support.ts';
+import { describeErrors, errorCount, requireWrk, wrk as runWrk, type WrkResult } from './wrk.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_S = 2;
-/** One wrk thread drives 50 connections at these rates with a fraction of a core; a second would take CPU from the servers. */
-const WRK_THREADS = 1;
 const POST_PATH = '/v1/pets';
 const POST_BODY = JSON.stringify({ name: 'Bench pet', categoryId: 3 });
 const LOG_LEVEL = process.env.LOG_LEVEL ?? 'info';
 const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
 const BALANCER = fileURLToPath(new URL('./servers/balancer.ts', import.meta.url));
-const WRK_SCRIPT = fileURLToPath(new URL('./wrk/report.lua', import.meta.url));
 
 // --- targets (see bench/README.md for why each) ---
 /** Three instances behind the balancer against one behind the same balancer. */
@@ -50,37 +47,7 @@ const MAX_REDIS_P50_ADDED_US = 1_000;
 /** Half of the time (1.5 s) a request waits for a PostgreSQL connection before it is answered 503. */
 const MAX_POSTGRES_P99_US = (DEFAULT_CONNECT_TIMEOUT_MS / 2) * 1000;
 
-if (spawnSync('wrk', ['--version']).error) {
-  console.error(
-    'wrk is not installed. It is the Debian package `wrk`: apt-get update && apt-get install -y wrk (as root).',
-  );
-  process.exit(1);
-}
-
-// --- CPU accounting from /proc ---
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-/** utime, stime, cutime, cstime of a process, in seconds; undefined once it is gone. */
-function procTimes(pid: number | 'self'): number[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): state is field 3, utime field 14.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields.slice(11, 15).map((ticks) => Number(ticks) / TICKS);
-  } catch {
-    return undefined;
-  }
-}
-const cpuOf = (pid: number) => {
-  const times = procTimes(pid);
-  return times ? (times[0] ?? 0) + (times[1] ?? 0) : 0;
-};
-/** CPU seconds of the machine's cores spent busy (user, nice, system, irq, softirq). */
-function machineBusy(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
-  const [, user, nice, system, , , irq, softirq] = line.trim().split(/\s+/).map(Number);
-  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / TICKS;
-}
+requireWrk();
 
 // --- the backing services ---
 async function reach<T>(name: string, variable: string, open: () => Promise<T>): Promise<T> {
@@ -118,42 +85,8 @@ async function redisCpu(): Promise<number> {
   return seconds('used_cpu_sys') + seconds('used_cpu_user');
 }
 
-/** 100 pets and an enterprise key whose limits the load cannot reach, as support.seed does; returns the key. */
-async function seed(storage: Storage): Promise<string> {
-  try {
-    for (let index = 1; index <= 100; index += 1) {
-      await storage.pets.create({
-        name: `Pet ${index}`,
-        categoryId: (index % 7) + 1,
-        status: index % 3 === 0 ? 'sold' : 'available',
-      });
-    }
-    const { secret } = await storage.keys.create({
-      plan: 'enterprise',
-      perMinute: 100_000_000,
-      perDay: 1_000_000_000,
-      label: 'bench',
-    });
-    return secret;
-  } finally {
-    await storage.close();
-  }
-}
-
 // --- one measurement ---
 type Route = 'GET' | 'POST';
-interface WrkResult {
-  requests: number;
-  durationUs: number;
-  connect: number;
-  read: number;
-  write: number;
-  status: number;
-  timeout: number;
-  p50Us: number;
-  p99Us: number;
-  maxUs: number;
-}
 interface Measurement {
   round: number;
   setup: string;
@@ -171,22 +104,12 @@ interface Measurement {
 }
 
 function wrk(url: string, route: Route, connections: number, secret: string, seconds: number): Promise<WrkResult> {
-  const target = `${url}${route === 'GET' ? PATH : POST_PATH}`;
-  const args = [`-t${WRK_THREADS}`, `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', WRK_SCRIPT];
-  const child = spawn('wrk', [...args, '-H', `Authorization: Bearer ${secret}`, target], {
-    env: { ...process.env, WRK_BODY: route === 'POST' ? POST_BODY : '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const json = /WRK_RESULT (\{.*\})/.exec(output)?.[1];
-      if (code !== 0 || json === undefined) reject(new Error(`wrk exited with ${code}: ${output}`));
-      else resolve(JSON.parse(json) as WrkResult);
-    });
+  return runWrk({
+    url: `${url}${route === 'GET' ? PATH : POST_PATH}`,
+    connections,
+    seconds,
+    headers: { Authorization: `Bearer ${secret}` },
+    body: route === 'POST' ? POST_BODY : undefined,
   });
 }
 
@@ -233,8 +156,6 @@ async function measure(
   const bench = (self[0] ?? 0) + (self[1] ?? 0) - (before.self[0] ?? 0) - (before.self[1] ?? 0);
   const ours = instances + balancer + postgres + wrkCpu + bench;
   const perRequest = (seconds: number) => (seconds * 1e6) / result.requests;
-  const kinds = ['connect', 'read', 'write', 'timeout', 'status'] as const;
-  const errors = kinds.reduce((sum, kind) => sum + result[kind], 0);
   return {
     round,
     setup,
@@ -243,14 +164,8 @@ async function measure(
     rps: result.requests / (result.durationUs / 1e6),
     p50Us: result.p50Us,
     p99Us: result.p99Us,
-    errors,
-    errorText:
-      errors === 0
-        ? '0'
-        : `${errors} (${kinds
-            .filter((kind) => result[kind] > 0)
-            .map((kind) => `${kind === 'status' ? 'status >= 400' : kind} ${result[kind]}`)
-            .join(', ')})`,
+    errors: errorCount(result),
+    errorText: describeErrors(result),
     cpu: {
       instances: perRequest(instances),
       balancer: perRequest(balancer),
@@ -263,15 +178,6 @@ async function measure(
 }
 
 // --- the setups ---
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 async function launch(count: number, env: Record<string, string>, balanced: boolean): Promise<Running> {
   const running: Running = { url: '', instances: [] };
   try {
@@ -295,13 +201,15 @@ async function launch(count: number, env: Record<string, string>, balanced: bool
 }
 
 async function halt(running: Running): Promise<void> {
-  await Promise.all([...running.instances, ...(running.balancer ? [running.balancer] : [])].map(stop));
+  await Promise.all(
+    [...running.instances, ...(running.balancer ? [running.balancer] : [])].map((child) => stop(child)),
+  );
 }
 
 /** Both routes answer as the load expects (200 and 201) before any load is put on them. */
 async function check(url: string, secret: string): Promise<void> {
   const authorization = `Bearer ${secret}`;
-  await answerOf(url, { Authorization: authorization });
+  await answerOf(url, { headers: { Authorization: authorization } });
   const created = await fetch(`${url}${POST_PATH}`, {
     method: 'POST',
     headers: { Authorization: authorization, 'Content-Type': 'application/json' },
@@ -322,8 +230,10 @@ const loadBefore = loadavg();
 let failed = false;
 try {
   const sqlitePath = join(dir, 'bench.db');
-  const sqliteSecret = await seed(openSqliteStorage(sqlitePath));
-  const postgresSecret = await seed(await openPostgresStorage(database.url));
+  const sqliteSecret = await sqliteKey(sqlitePath);
+  fillSqlite(sqlitePath, 100);
+  const postgresSecret = await postgresKey(database.url);
+  await fillPostgres(database.url, 100);
 
   const onPostgres = { DATABASE_URL: database.url, DATABASE_PATH: join(dir, 'unused.db') };
   const withRedis = { ...onPostgres, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: redisPrefix };
@@ -343,7 +253,7 @@ try {
     { name: THREE_BALANCED, count: 3, balanced: true, secret: postgresSecret, env: withRedis, loads: [CONNECTIONS] },
   ];
   console.log(
-    `wrk, ${WRK_THREADS} thread; GET ${PATH} and POST ${POST_PATH} ${POST_BODY}; ${CONNECTIONS} connections for ` +
+    `wrk, 1 thread; GET ${PATH} and POST ${POST_PATH} ${POST_BODY}; ${CONNECTIONS} connections for ` +
       `${DURATION_S} s, or 1 connection for ${DURATION_S} s, after a ${WARMUP_S} s warm-up; ` +
       `${ROUNDS} rounds; LOG_LEVEL=${LOG_LEVEL}; 100 pets to start with; PostgreSQL pool ${process.env.DATABASE_POOL_SIZE || 10} per instance.`,
   );

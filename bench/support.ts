@@ -1,10 +1,6 @@
-// What the API benchmarks share: the database they serve, starting a server process, the load.
-
+// What the API benchmarks share: starting and stopping server processes, their answers, free ports.
 import { type ChildProcess, spawn } from 'node:child_process';
-import autocannon from 'autocannon';
-import { openDatabase } from '../server/database.ts';
-import { SqliteKeyStore } from '../server/keys/sqlite-key-store.ts';
-import { SqlitePetStore } from '../server/store/sqlite-pet-store.ts';
+import net from 'node:net';
 
 export const CONNECTIONS = 50;
 export const PATH = '/v1/pets?limit=20';
@@ -19,27 +15,7 @@ export const FLOOR_STEPS = [
   'full stack (createApp)',
 ] as const;
 
-/** 100 pets and an enterprise key whose limits the load cannot reach; returns the key. */
-export async function seed(path: string): Promise<string> {
-  const db = openDatabase(path);
-  const pets = new SqlitePetStore(db);
-  for (let index = 1; index <= 100; index += 1) {
-    await pets.create({
-      name: `Pet ${index}`,
-      categoryId: (index % 7) + 1,
-      status: index % 3 === 0 ? 'sold' : 'available',
-    });
-  }
-  const { secret } = await new SqliteKeyStore(db).create({
-    plan: 'enterprise',
-    perMinute: 100_000_000,
-    perDay: 1_000_000_000,
-    label: 'bench',
-  });
-  db.close();
-  return secret;
-}
-
+/** Runs a TypeScript server (`node --import tsx entry`) and resolves once it prints where it listens. */
 export async function start(
   entry: string,
   env: Record<string, string>,
@@ -67,25 +43,85 @@ export async function start(
   return { child, url };
 }
 
+/** SIGTERM, then SIGKILL if it has not exited 10 s later; `group`: the child leads its own process group (npm). */
+export async function stop(child: ChildProcess, group = false): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const pid = child.pid;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(group ? -pid : pid, name);
+    } catch {
+      // Already gone.
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** Written by Node's HTTP server itself, for every server alike. */
 const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-/** The body and the headers (besides Node's own) of a 200 answer to PATH. */
+export interface BenchRequest {
+  method?: 'GET' | 'POST';
+  path?: string;
+  headers?: Record<string, string>;
+  /** A JSON body. */
+  body?: string;
+  /** The status the answer must have. */
+  status?: number;
+}
+
+/** The body and the headers (besides Node's own) of the answer to one request; throws on another status. */
 export async function answerOf(
   url: string,
-  headers: Record<string, string> = {},
+  { method = 'GET', path = PATH, headers = {}, body, status = 200 }: BenchRequest = {},
 ): Promise<{ body: string; headers: Record<string, string> }> {
-  const answer = await fetch(`${url}${PATH}`, { headers });
-  if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}: ${await answer.text()}`);
+  const answer = await fetch(`${url}${path}`, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
+    body,
+  });
+  const text = await answer.text();
+  if (answer.status !== status) throw new Error(`${method} ${url}${path} answered ${answer.status}: ${text}`);
   return {
-    body: await answer.text(),
+    body: text,
     headers: Object.fromEntries([...answer.headers].filter(([name]) => !NODE_HEADERS.has(name))),
   };
 }
 
-export async function load(url: string, headers: Record<string, string>, duration: number): Promise<number> {
-  const result = await autocannon({ url: `${url}${PATH}`, headers, connections: CONNECTIONS, duration });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return result.requests.average;
+/** A port nothing listens on now, for programs that must be told theirs. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `npm run <script>` in `cwd`, in a process group of its own so that `stop(child, true)` ends npm and what it ran. */
+export function npmRun(cwd: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn('npm', ['run', '--silent', ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** The value below which `share` (0.99) of the sorted values lie (nearest rank). */
+export function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))] ?? 0;
 }

@@ -17,13 +17,23 @@ export function payloadTooLargeMessage(maxBytes: number): string {
 
 export const PAYLOAD_TOO_LARGE_MESSAGE = payloadTooLargeMessage(MAX_BODY_BYTES);
 
-/** Counts the bytes actually received, whether or not `Content-Length` is sent or honest. */
+/**
+ * Counts the bytes actually received, whether or not `Content-Length` is sent or honest. A body
+ * with a declared length is judged by that length alone: Node's parser delivers exactly that many
+ * bytes and never more. Only a body without one is counted as it streams in, because touching the
+ * stream makes the HTTP adapter build a whole Fetch `Request`, which costs a fifth of a `POST`.
+ */
 export function limitBodySize(maxBytes: number): MiddlewareHandler<AppEnv> {
   const message = payloadTooLargeMessage(maxBytes);
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', message);
-    },
-  });
+  const refuse = (): never => {
+    throw new ApiError(413, 'payload_too_large', message);
+  };
+  const countWhileStreaming = bodyLimit({ maxSize: maxBytes, onError: refuse });
+  return async (c, next) => {
+    const declaredLength = c.req.header('Content-Length');
+    if (declaredLength === undefined || c.req.header('Transfer-Encoding') !== undefined) {
+      return countWhileStreaming(c, next);
+    }
+    return Number(declaredLength) > maxBytes ? refuse() : next();
+  };
 }

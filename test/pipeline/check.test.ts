@@ -40,7 +40,7 @@ describe('npm run generate -- --check', { timeout: 60_000 }, () => {
     await cause(workspace);
     const before = await workspace.snapshotGenerated();
 
-    const result = await workspace.npmRun('generate', '--check');
+    const result = await workspace.generate('--check');
 
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${file} is ${problem}`);
@@ -50,7 +50,7 @@ describe('npm run generate -- --check', { timeout: 60_000 }, () => {
   it('names every out-of-date file at once, not only the first', async () => {
     for (const { cause } of drifts) await cause(workspace);
 
-    const result = await workspace.npmRun('generate', '--check');
+    const result = await workspace.generate('--check');
 
     expect(result.code).toBe(1);
     for (const { file, problem } of drifts) expect(result.stderr).toContain(`${file} is ${problem}`);
@@ -61,7 +61,7 @@ describe('npm run generate -- --check', { timeout: 60_000 }, () => {
       schema.description = 'An animal of the store, described differently.';
     });
 
-    const result = await workspace.npmRun('generate', '--check');
+    const result = await workspace.generate('--check');
 
     expect(result.code).toBe(1);
     for (const name of ['openapi.json', 'openapi.ts', 'openapi.yaml']) {

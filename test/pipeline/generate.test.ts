@@ -28,7 +28,7 @@ describe('npm run generate', { timeout: 60_000 }, () => {
   });
 
   it('prints one line per step with its duration', async () => {
-    const result = await workspace.npmRun('generate');
+    const result = await workspace.generate();
 
     for (const step of ['start', 'lint', 'bundle', 'types', 'write', 'total']) {
       expect(result.stdout).toMatch(new RegExp(`^${step}\\s+\\d+ ms\\s+\\S`, 'm'));
@@ -38,7 +38,7 @@ describe('npm run generate', { timeout: 60_000 }, () => {
   it('leaves files whose content did not change untouched', async () => {
     const before = await workspace.snapshotGenerated();
 
-    const result = await workspace.npmRun('generate');
+    const result = await workspace.generate();
 
     expect(result.stdout).toContain('all files already up to date');
     expect(await workspace.snapshotGenerated()).toEqual(before);
@@ -77,7 +77,7 @@ describe('npm run generate', { timeout: 60_000 }, () => {
       const edited = await workspace.editYaml(file, change);
       const before = await workspace.snapshotGenerated();
 
-      const result = await workspace.npmRun('generate');
+      const result = await workspace.generate();
 
       const { line, col } = positionOf(edited, marker);
       expect(result.code).toBe(1);
@@ -97,7 +97,7 @@ describe('npm run generate', { timeout: 60_000 }, () => {
     });
     const before = await workspace.snapshotGenerated();
 
-    const result = await workspace.npmRun('generate');
+    const result = await workspace.generate();
 
     const { line, col } = positionOf(edited, 'post:');
     expect(result.code).toBe(1);
@@ -110,7 +110,7 @@ describe('npm run generate', { timeout: 60_000 }, () => {
     await workspace.write(file, 'type: string\nenum: [available, pending\n');
     const before = await workspace.snapshotGenerated();
 
-    const result = await workspace.npmRun('generate');
+    const result = await workspace.generate();
 
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`${file}:\\d+:\\d+`));

@@ -20,7 +20,7 @@ describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () =>
     await workspace.editYaml('openapi/components/securitySchemes/bearerAuth.yaml', (scheme) => {
       scheme['x-rate-limits'].plans.free.perMinute = EDITED_PER_MINUTE;
     });
-    const generated = await workspace.npmRun('generate');
+    const generated = await workspace.generate();
     expect(generated.code, generated.stderr).toBe(0);
     service = openService({
       databasePath: ':memory:',
@@ -63,13 +63,13 @@ describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () =>
 
   it('is what the README table says after npm run generate, and --check holds it current', async () => {
     expect(await workspace.read('README.md')).toContain(editedRow);
-    expect((await workspace.npmRun('generate', '--check')).code).toBe(0);
+    expect((await workspace.generate('--check')).code).toBe(0);
   });
 
   it('makes a README that still shows the old table fail the check', async () => {
     const current = await workspace.read('README.md');
     await workspace.write('README.md', current.replace(editedRow, '| free | 60 | 1,000 |'));
-    const check = await workspace.npmRun('generate', '--check');
+    const check = await workspace.generate('--check');
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("README.md's rate-limit table does not match the contract");
     await workspace.write('README.md', current);
@@ -93,7 +93,7 @@ describe('an error code edited in the contract alone', { timeout: 60_000 }, () =
       code['x-error-codes'][ADDED_CODE] = { status: 418, meaning: 'The service is a teapot and refuses to brew.' };
       code['x-error-codes'].gone.meaning = 'Removed, edited in the contract alone.';
     });
-    const generated = await workspace.npmRun('generate');
+    const generated = await workspace.generate();
     expect(generated.code, generated.stderr).toBe(0);
   }, 60_000);
   afterAll(async () => {
@@ -115,13 +115,13 @@ describe('an error code edited in the contract alone', { timeout: 60_000 }, () =
     const readme = await workspace.read('README.md');
     expect(readme).toContain(ADDED_ROW);
     expect(readme).toContain(EDITED_GONE_ROW);
-    expect((await workspace.npmRun('generate', '--check')).code).toBe(0);
+    expect((await workspace.generate('--check')).code).toBe(0);
   });
 
   it('makes a README that still shows the old table fail the check', async () => {
     const current = await workspace.read('README.md');
     await workspace.write('README.md', current.replace(`${ADDED_ROW}\n`, ''));
-    const check = await workspace.npmRun('generate', '--check');
+    const check = await workspace.generate('--check');
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("README.md's error-code table does not match the contract");
     expect(check.stderr).not.toContain('rate-limit table');
@@ -134,7 +134,7 @@ describe('an error code edited in the contract alone', { timeout: 60_000 }, () =
     await workspace.editYaml('openapi/components/schemas/Error.yaml', (schema) => {
       schema.properties.code.enum.push('unexplained');
     });
-    const generated = await workspace.npmRun('generate');
+    const generated = await workspace.generate();
     await workspace.write('openapi/components/schemas/Error.yaml', source);
     expect(generated.code).toBe(1);
     expect(generated.stderr).toContain('animal-store/error-codes');
@@ -151,7 +151,7 @@ describe('a body limit edited in the contract alone', { timeout: 60_000 }, () =>
     await workspace.editYaml('openapi/paths/pets.yaml', (pathItem) => {
       pathItem.post['x-max-body-bytes'] = 1000;
     });
-    const generated = await workspace.npmRun('generate');
+    const generated = await workspace.generate();
     expect(generated.code, generated.stderr).toBe(0);
   }, 60_000);
   afterAll(async () => {

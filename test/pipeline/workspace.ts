@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseYaml, stringifyYaml } from '@redocly/openapi-core';
+import { generateCommand } from '../../scripts/pipeline/generate-command.ts';
 import { type ContractLocations, contractLocations, regenerate } from '../../scripts/pipeline.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -30,6 +31,11 @@ export interface Workspace {
   /** Content and modification time of every file in generated/. */
   snapshotGenerated(): Promise<Record<string, { content: string; mtimeMs: number }>>;
   npmRun(script: string, ...args: string[]): Promise<CommandResult>;
+  /**
+   * `npm run generate -- ...args` in this process, where the tools are loaded already: what the
+   * script prints and exits with, without starting npm and Node for each call.
+   */
+  generate(...args: string[]): Promise<CommandResult>;
   dispose(): Promise<void>;
 }
 
@@ -65,6 +71,16 @@ export async function createWorkspace(): Promise<Workspace> {
         snapshot[name] = { content: await readFile(file, 'utf8'), mtimeMs: (await stat(file)).mtimeMs };
       }
       return snapshot;
+    },
+    async generate(...args) {
+      const stdout: string[] = [];
+      const stderr: string[] = [];
+      const code = await generateCommand(args, locations, {
+        log: (line) => stdout.push(`${line}\n`),
+        warn: (line) => stderr.push(`${line}\n`),
+        error: (line) => stderr.push(`${line}\n`),
+      });
+      return { code, stdout: stdout.join(''), stderr: stderr.join('') };
     },
     npmRun: (script, ...args) => run('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], root),
     dispose: () => rm(root, { recursive: true, force: true }),

@@ -104,7 +104,8 @@ for (const kind of LIMITER_KINDS) {
           const { clock, limiter } = await setUp();
           for (let sent = 0; sent < limits.perDay; clock.advance(MINUTE)) {
             const batch = Math.min(limits.perMinute, limits.perDay - sent);
-            const decisions = await hitTimes(limiter, 'key:1', limits, batch);
+            // A minute's requests at once: a day of the business plan is 100,000 of them.
+            const decisions = await Promise.all(Array.from({ length: batch }, () => limiter.hit('key:1', limits)));
             expect(countOutcomes(decisions).allowed).toBe(batch);
             sent += batch;
           }

@@ -2,29 +2,33 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { it as base, describe } from 'vitest';
 import { defined } from '../../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
-let dir: string;
-let running: ServerProcess[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'animal-store-process-'));
-});
-
-afterEach(async () => {
-  for (const server of running)
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-  running = [];
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(databasePath = join(dir, 'nested', 'store.db'), env: Record<string, string> = {}) {
-  const server = await startServerProcess({ DATABASE_PATH: databasePath, ...env });
-  running.push(server);
-  return server;
+interface Servers {
+  /** Starts the server on a database in this test's own folder (by default a folder it must create). */
+  start(databasePath?: string, env?: Record<string, string>): Promise<ServerProcess>;
 }
+
+/** Each test has its folder and its processes, so the tests run at once. */
+const it = base.extend<{ servers: Servers }>({
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture depends on from this pattern.
+  servers: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'animal-store-process-'));
+    const running: ServerProcess[] = [];
+    await use({
+      async start(databasePath = join(dir, 'nested', 'store.db'), env = {}) {
+        const server = await startServerProcess({ DATABASE_PATH: databasePath, ...env });
+        running.push(server);
+        return server;
+      },
+    });
+    for (const server of running)
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  },
+});
 
 function developmentKey(server: ServerProcess): string {
   const key = server
@@ -36,9 +40,9 @@ function developmentKey(server: ServerProcess): string {
 }
 
 // Each test starts Node processes of the server, which take seconds on a busy two-core machine.
-describe('server/main.ts', { timeout: 20_000 }, () => {
-  it('creates its database folder and prints a development key once when none exists', async () => {
-    const first = await start();
+describe('server/main.ts', { timeout: 20_000, concurrent: true }, () => {
+  it('creates its database folder and prints a development key once when none exists', async ({ servers, expect }) => {
+    const first = await servers.start();
     const key = developmentKey(first);
     expect(first.output()).toMatch(/free-plan key was created/);
     const response = await fetch(`${first.baseUrl}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
@@ -46,23 +50,29 @@ describe('server/main.ts', { timeout: 20_000 }, () => {
     first.child.kill('SIGTERM');
     await first.exited;
 
-    const second = await start();
+    const second = await servers.start();
     expect(second.output()).not.toMatch(/ask_/);
   });
 
-  it('on a later start, when keys exist, says how to create one instead of creating one', async () => {
-    const first = await start();
+  it('on a later start, when keys exist, says how to create one instead of creating one', async ({
+    servers,
+    expect,
+  }) => {
+    const first = await servers.start();
     developmentKey(first);
     first.child.kill('SIGTERM');
     await first.exited;
 
-    const second = await start();
+    const second = await servers.start();
     expect(second.output()).toMatch(/npm run keys -- create --plan free/);
     expect(second.output()).not.toMatch(/ask_|was created/);
   });
 
-  it('keeps every pet it acknowledged with 201 when killed with SIGKILL, and serves them after a restart', async () => {
-    const first = await start();
+  it('keeps every pet it acknowledged with 201 when killed with SIGKILL, and serves them after a restart', async ({
+    servers,
+    expect,
+  }) => {
+    const first = await servers.start();
     const key = developmentKey(first);
     const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
     const acknowledged: unknown[] = [];
@@ -78,16 +88,16 @@ describe('server/main.ts', { timeout: 20_000 }, () => {
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
 
-    const second = await start();
+    const second = await servers.start();
     const listed = await fetch(`${second.baseUrl}/v1/pets?limit=100`, { headers });
     expect(await listed.json()).toEqual(acknowledged);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)(
+  it.for(['SIGTERM', 'SIGINT'] as const)(
     'on %s finishes the request in flight, then exits 0',
     { timeout: 20_000 },
-    async (signal) => {
-      const server = await start();
+    async (signal, { servers, expect }) => {
+      const server = await servers.start();
       const key = developmentKey(server);
       const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 });
       const url = new URL(`${server.baseUrl}/v1/pets`);
@@ -124,8 +134,11 @@ describe('server/main.ts', { timeout: 20_000 }, () => {
     },
   );
 
-  it('on SIGTERM fails /readyz at once, takes requests for SHUTDOWN_DELAY_MS, then stops listening and exits 0', async () => {
-    const server = await start(undefined, { SHUTDOWN_DELAY_MS: '1500' });
+  it('on SIGTERM fails /readyz at once, takes requests for SHUTDOWN_DELAY_MS, then stops listening and exits 0', async ({
+    servers,
+    expect,
+  }) => {
+    const server = await servers.start(undefined, { SHUTDOWN_DELAY_MS: '1500' });
     const key = developmentKey(server);
     expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
 
@@ -142,8 +155,8 @@ describe('server/main.ts', { timeout: 20_000 }, () => {
     await expect(fetch(`${server.baseUrl}/healthz`)).rejects.toThrow();
   });
 
-  it('logs one line per request, every one of them written before it exits', async () => {
-    const server = await start(undefined, { LOG_LEVEL: 'info' });
+  it('logs one line per request, every one of them written before it exits', async ({ servers, expect }) => {
+    const server = await servers.start(undefined, { LOG_LEVEL: 'info' });
     const key = developmentKey(server);
     const answered: string[] = [];
     for (let round = 0; round < 5; round += 1) {

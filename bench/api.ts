@@ -1,0 +1,194 @@
+// Rows 1 and 2 of the bench: the full stack (server/main.ts as its own process: request id, access
+// log, key lookup, rate limit, authentication, routing, validation, storage, JSON) against a bare
+// Hono app answering the same bytes from constants, for a page of 20 pets, one pet and a new pet;
+// on SQLite and, where they run, on PostgreSQL + Redis. The servers run side by side and each
+// route's load goes through them in turn, in rounds of alternating order, so that a burst of other
+// work on the machine spoils one round of a server, not all of them; each takes its best round.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BackingEnv, backingServicesMissing, withBackingServices } from './backing.ts';
+import { fillPostgres, fillSqlite, postgresKey, sqliteKey } from './seed.ts';
+import type { BareAnswer } from './servers/bare.ts';
+import { answerOf, CONNECTIONS, PATH, start, stop } from './support.ts';
+import { int, judged, ms, type Row, reference, skipped } from './table.ts';
+import { describeErrors, errorCount, requestsPerSecond, type WrkResult, wrk } from './wrk.ts';
+
+const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
+const BARE = fileURLToPath(new URL('./servers/bare.ts', import.meta.url));
+const PETS = 100;
+
+interface Route {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  status: 200 | 201;
+  body?: string;
+  /** Of the bare app's req/s for the same answer. */
+  minRatio: number;
+  maxP99Ms: number;
+}
+
+const ROUTES: Route[] = [
+  { name: `GET ${PATH}`, method: 'GET', path: PATH, status: 200, minRatio: 0.6, maxP99Ms: 15 },
+  { name: 'GET /v1/pets/{petId}', method: 'GET', path: '/v1/pets/7', status: 200, minRatio: 0.6, maxP99Ms: 15 },
+  {
+    name: 'POST /v1/pets',
+    method: 'POST',
+    path: '/v1/pets',
+    status: 201,
+    body: JSON.stringify({ name: 'Bench pet', categoryId: 3 }),
+    minRatio: 0.4,
+    maxP99Ms: 25,
+  },
+];
+
+export interface ApiOptions {
+  /** Seconds per measured run. */
+  seconds: number;
+  rounds: number;
+  warmupSeconds: number;
+  log: (line: string) => void;
+}
+
+/** The request of a route, as answerOf takes it. */
+const requestOf = ({ method, path, status, body }: Route, headers: Record<string, string>) => ({
+  method,
+  path,
+  status,
+  body,
+  headers,
+});
+
+interface Server {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+export async function apiRows(options: ApiOptions): Promise<Row[]> {
+  const missing = await backingServicesMissing();
+  if (missing !== undefined) return await measure(options, undefined, missing);
+  return await withBackingServices((env) => measure(options, env, undefined));
+}
+
+async function measure(options: ApiOptions, backing: BackingEnv | undefined, missing: string | undefined) {
+  const { log } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'animal-store-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    const databasePath = join(dir, 'bench.db');
+    const sqliteSecret = await sqliteKey(databasePath);
+    fillSqlite(databasePath, PETS);
+    // BENCH_PROFILE=<dir> writes a CPU profile of the SQLite full stack there, to see where its time goes.
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    const logLevel = process.env.LOG_LEVEL ?? 'info';
+    // Empty values count as unset, so a DATABASE_URL or REDIS_URL of the calling shell cannot leak in.
+    const sqlite = await start(
+      MAIN,
+      { DATABASE_PATH: databasePath, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: logLevel },
+      profile,
+    );
+    children.push(sqlite.child);
+    const servers: Server[] = [
+      { name: 'SQLite', url: sqlite.url, headers: { Authorization: `Bearer ${sqliteSecret}` } },
+    ];
+
+    // The bare app answers with the same bytes: the same status, body and headers (with the values
+    // of the full stack's first answers), so the ratio measures the service's work, not a bigger answer.
+    const answers: BareAnswer[] = [];
+    for (const route of ROUTES) {
+      const answer = await answerOf(sqlite.url, requestOf(route, servers[0]?.headers ?? {}));
+      answers.push({ method: route.method, path: route.path, status: route.status, ...answer });
+    }
+    const bare = await start(BARE, { BENCH_ANSWERS: JSON.stringify(answers) });
+    children.push(bare.child);
+    for (const [index, route] of ROUTES.entries()) {
+      const answer = await answerOf(bare.url, requestOf(route, {}));
+      const expected = answers[index];
+      if (JSON.stringify(answer) !== JSON.stringify({ body: expected?.body, headers: expected?.headers }))
+        throw new Error(`The bare app does not answer ${route.name} with the full stack's bytes.`);
+    }
+    servers.push({ name: 'bare', url: bare.url, headers: {} });
+
+    if (backing !== undefined) {
+      const postgresSecret = await postgresKey(backing.DATABASE_URL);
+      await fillPostgres(backing.DATABASE_URL, PETS);
+      const postgres = await start(MAIN, { ...backing, DATABASE_PATH: join(dir, 'unused.db'), LOG_LEVEL: logLevel });
+      children.push(postgres.child);
+      const headers = { Authorization: `Bearer ${postgresSecret}` };
+      for (const route of ROUTES) await answerOf(postgres.url, requestOf(route, headers));
+      servers.push({ name: 'PostgreSQL + Redis', url: postgres.url, headers });
+    }
+
+    const load = (server: Server, route: Route, seconds: number) =>
+      wrk({
+        url: `${server.url}${route.path}`,
+        connections: CONNECTIONS,
+        seconds,
+        headers: server.headers,
+        body: route.body,
+      });
+    // Warm every server on every route (JIT, the full stack's caches) before measuring any; a
+    // server's routes at once, since nothing is measured yet.
+    for (const server of servers) {
+      await Promise.all(ROUTES.map((route) => load(server, route, options.warmupSeconds)));
+    }
+
+    const runs = new Map<string, WrkResult[]>();
+    for (let round = 1; round <= options.rounds; round += 1) {
+      for (const route of ROUTES) {
+        const order = round % 2 === 0 ? [...servers].reverse() : servers;
+        for (const server of order) {
+          const result = await load(server, route, options.seconds);
+          const key = `${server.name} ${route.name}`;
+          runs.set(key, [...(runs.get(key) ?? []), result]);
+          log(
+            `  round ${round}, ${server.name}, ${route.name}: ${int(requestsPerSecond(result))} req/s, ` +
+              `p99 ${ms(result.p99Us)}, errors ${describeErrors(result)}`,
+          );
+        }
+      }
+    }
+
+    const rows: Row[] = [];
+    for (const route of ROUTES) {
+      const all = (server: string) => runs.get(`${server} ${route.name}`) ?? [];
+      // The best round: the one least disturbed by the machine's other work.
+      const best = (server: string) =>
+        all(server).reduce((top, run) => (requestsPerSecond(run) > requestsPerSecond(top) ? run : top));
+      const bareBest = best('bare');
+      const bareRps = requestsPerSecond(bareBest);
+      rows.push(reference(`bare Hono, same answer: ${route.name}`, `${int(bareRps)} req/s, p99 ${ms(bareBest.p99Us)}`));
+      for (const engine of ['SQLite', 'PostgreSQL + Redis']) {
+        const ratioFigure = `${engine}: ${route.name}, req/s / bare`;
+        const p99Figure = `${engine}: ${route.name}, p99`;
+        const ratioTarget = `≥ ${route.minRatio}`;
+        const p99Target = `< ${route.maxP99Ms} ms`;
+        if (!servers.some((server) => server.name === engine)) {
+          rows.push(skipped(ratioFigure, ratioTarget, missing ?? ''), skipped(p99Figure, p99Target, missing ?? ''));
+          continue;
+        }
+        const top = best(engine);
+        const errors = all(engine).reduce((sum, run) => sum + errorCount(run), 0);
+        const ratio = requestsPerSecond(top) / bareRps;
+        rows.push(
+          judged(
+            ratioFigure,
+            `${ratio.toFixed(2)} (${int(requestsPerSecond(top))} req/s${errors > 0 ? `; ${errors} errors` : ''})`,
+            ratioTarget,
+            ratio >= route.minRatio && errors === 0,
+          ),
+          judged(p99Figure, ms(top.p99Us), p99Target, top.p99Us < route.maxP99Ms * 1000),
+        );
+      }
+    }
+    return rows;
+  } finally {
+    // The profile is written as the process exits.
+    await Promise.all(children.map((child) => stop(child)));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
