@@ -392,6 +392,17 @@ describe('CORS', () => {
     ).toBeNull();
   });
 
+  it.each([
+    ['an allowed origin', { Origin: ORIGIN }],
+    ['a disallowed origin', { Origin: 'https://evil.example' }],
+    ['no origin', {}],
+  ])('tells caches that the answer to %s varies with Origin', async (_, headers) => {
+    const response = await cors.request('/v1/pets', { headers });
+    expect(response.status).toBe(200);
+    expect(headerList(response, 'Vary')).toContain('origin');
+    expect(response.headers.get('Access-Control-Allow-Credentials')).toBeNull();
+  });
+
   it('allows no origin when none is configured', async () => {
     expect((await preflight(t, ORIGIN)).headers.get('Access-Control-Allow-Origin')).toBeNull();
     expect(
