@@ -7,7 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseYaml, stringifyYaml } from '@redocly/openapi-core';
 import { generateCommand } from '../../scripts/pipeline/generate-command.ts';
-import { type ContractLocations, contractLocations, regenerate } from '../../scripts/pipeline.ts';
+import {
+  type Artifact,
+  type ContractLocations,
+  contractLocations,
+  regenerate,
+  writeArtifacts,
+} from '../../scripts/pipeline.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -41,14 +47,13 @@ export interface Workspace {
 
 const COPIED = ['openapi', 'redocly.yaml', 'scripts', 'contract', 'package.json', 'tsconfig.json'];
 
-/** A copy of the contract and the pipeline whose generated/ is freshly regenerated. */
+/** A copy of the contract and the pipeline, with the generated/ the pipeline builds from it. */
 export async function createWorkspace(): Promise<Workspace> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'animal-store-pipeline-'));
   for (const entry of COPIED) await cp(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
   await symlink(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   const locations = contractLocations(root);
-  const baseline = await regenerate(locations);
-  if (!baseline.ok) throw new Error(`the repository's contract does not build: ${JSON.stringify(baseline.findings)}`);
+  await writeArtifacts(await baselineArtifacts(locations), locations.outDir);
 
   const resolve = (relative: string): string => path.join(root, relative);
   return {
@@ -85,6 +90,20 @@ export async function createWorkspace(): Promise<Workspace> {
     npmRun: (script, ...args) => run('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], root),
     dispose: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+let baseline: Promise<Artifact[]> | undefined;
+
+/**
+ * What the pipeline builds from the repository's contract: built once per test worker, in the
+ * first copy, since every copy starts from the same files.
+ */
+function baselineArtifacts(locations: ContractLocations): Promise<Artifact[]> {
+  baseline ??= regenerate(locations).then((result) => {
+    if (!result.ok) throw new Error(`the repository's contract does not build: ${JSON.stringify(result.findings)}`);
+    return result.artifacts;
+  });
+  return baseline;
 }
 
 export function run(command: string, args: string[], cwd: string): Promise<CommandResult> {
