@@ -31,6 +31,8 @@ const locations = contractLocations(repoRoot);
 const docs = docsLocations(locations);
 const pageUrl = pathToFileURL(docs.page).href;
 
+type OperationView = (typeof operationViews)[number];
+
 const operationViews = operations.map(({ operationId, operation }) => {
   const [, successResponse] = defined(responses(operationId)[0], `a response of ${operationId}`);
   const body = requestBody(operationId);
@@ -82,9 +84,16 @@ async function openDocsPage(context: BrowserContext): Promise<{ page: Page; clos
 /**
  * `page`: a page of the test's own, for a test that clicks, scrolls or navigates. `shownPage`: one
  * page the tests that only read it share, since rendering the page is most of a test's cost.
- * Either way the tests run at once. The browser blocks every request but those of the pages.
+ * `operationPage(view)`: a page on which a reader has opened that operation, one per operation,
+ * shared by the tests that read it. The tests run at once. The browser blocks every request but
+ * those of the pages.
  */
-const it = base.extend<{ context: BrowserContext; page: Page; shownPage: Page }>({
+const it = base.extend<{
+  context: BrowserContext;
+  page: Page;
+  shownPage: Page;
+  operationPage: (view: OperationView) => Promise<Page>;
+}>({
   context: [
     // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture depends on from this pattern.
     async ({}, use) => {
@@ -108,6 +117,24 @@ const it = base.extend<{ context: BrowserContext; page: Page; shownPage: Page }>
       const opened = await openDocsPage(context);
       await use(opened.page);
       await opened.close();
+    },
+    { scope: 'file' },
+  ],
+  operationPage: [
+    async ({ context }, use) => {
+      const opened = new Map<string, Promise<{ page: Page; close(): Promise<void> }>>();
+      await use((view) => {
+        let page = opened.get(view.operationId);
+        if (page === undefined) {
+          page = openDocsPage(context).then(async (docsPage) => {
+            await openOperation(docsPage.page, view.tag, view.summary);
+            return docsPage;
+          });
+          opened.set(view.operationId, page);
+        }
+        return page.then((docsPage) => docsPage.page);
+      });
+      for (const page of opened.values()) await (await page).close();
     },
     { scope: 'file' },
   ],
@@ -233,8 +260,8 @@ describe.skipIf(!withChromium)(
 
     it.for(operationViews)(
       'shows $operationId ($summary) with its parameters, body, responses, headers and examples',
-      async (view, { page, expect }) => {
-        await openOperation(page, view.tag, view.summary);
+      async (view, { operationPage, expect }) => {
+        const page = await operationPage(view);
         const section = operationSection(page, view.summary);
 
         for (const name of [...view.parameters, ...view.bodyFields, ...view.headers, ...view.statuses]) {
@@ -254,8 +281,8 @@ describe.skipIf(!withChromium)(
 
     it.for(operationViews)(
       'marks $operationId deprecated, with its removal date, only when the contract does',
-      async (view, { page, expect }) => {
-        await openOperation(page, view.tag, view.summary);
+      async (view, { operationPage, expect }) => {
+        const page = await operationPage(view);
         const section = operationSection(page, view.summary);
 
         expect(await visible(section.getByText(/^deprecated$/i))).toBe(view.deprecated);
