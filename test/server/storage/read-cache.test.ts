@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../../server/database.ts';
+import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+import { createLogger } from '../../../server/logger.ts';
+import { openService } from '../../../server/service.ts';
 import { changeDetector } from '../../../server/store/change-detector.ts';
 import { ReadCache } from '../../../server/store/read-cache.ts';
 import { defined } from '../../support/defined.ts';
@@ -102,5 +105,31 @@ describe('ReadCache', () => {
     );
     expect(Object.isFrozen(value)).toBe(true);
     expect(Object.isFrozen(value.list)).toBe(true);
+  });
+});
+
+describe('the service, beside another connection to its file', () => {
+  it('answers each request with what the other connection committed before it: a revoked key, a new pet', async () => {
+    const path = join(tempDir(), 'shared.db');
+    const service = openService({
+      databasePath: path,
+      logger: createLogger('silent'),
+      clientAddress: () => '192.0.2.1',
+    });
+    const other = openDatabase(path);
+    try {
+      const { record, secret } = await service.keys.create({ plan: 'pro' });
+      const list = () => service.app.request('/v1/pets', { headers: { Authorization: `Bearer ${secret}` } });
+      expect(await (await list()).json()).toEqual([]);
+
+      other.prepare("INSERT INTO pets (name, category_id, status) VALUES ('Added elsewhere', 1, 'available')").run();
+      expect(await (await list()).json()).toEqual([expect.objectContaining({ name: 'Added elsewhere' })]);
+
+      await new SqliteKeyStore(other).revoke(record.id);
+      expect((await list()).status).toBe(401);
+    } finally {
+      other.close();
+      service.close();
+    }
   });
 });
