@@ -15,6 +15,7 @@ import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { changelogPage } from './changelog-page.ts';
 import { CHANGELOG_PAGE, type Edition, editions, renewedSwitcher, withSwitcher } from './editions.ts';
 import { forThePage } from './presentation.ts';
+import { renderCache } from './render-cache.ts';
 import { findRemoteResources, makeSelfContained } from './self-contained.ts';
 import { docsLocations } from './status.ts';
 
@@ -80,6 +81,8 @@ export async function buildDocs(
         })),
     ];
     const rendered = new Map<string, string>();
+    /** Pages Redocly rendered before from the same contract and options (render-cache.ts). */
+    const reused: string[] = [];
     const failures: string[] = [];
     await Promise.all(
       toRender.map(async ({ edition, document, downloads }) => {
@@ -89,11 +92,17 @@ export async function buildDocs(
         await writeFile(input, JSON.stringify(forThePage(document)));
         const result = await renderWithRedocly(locations, input, path.join(dir, 'index.html'), downloads);
         if (!result.ok) failures.push(`${edition.label}: ${result.output}`);
-        else rendered.set(edition.name, makeSelfContained(await readFile(path.join(dir, 'index.html'), 'utf8')));
+        else {
+          rendered.set(edition.name, makeSelfContained(await readFile(path.join(dir, 'index.html'), 'utf8')));
+          if (result.cached) reused.push(edition.name);
+        }
       }),
     );
     if (failures.length > 0) return { ok: false, problem: `docs: redocly build-docs failed:\n${failures.join('\n')}` };
-    print(stepLine('render', started, `redocly build-docs --inlineBundle: ${[...rendered.keys()].join(', ')}`));
+    const fromCache = reused.length > 0 ? ` (from the cache: ${reused.join(', ')})` : '';
+    print(
+      stepLine('render', started, `redocly build-docs --inlineBundle: ${[...rendered.keys()].join(', ')}${fromCache}`),
+    );
 
     started = performance.now();
     const pages = [
@@ -151,36 +160,51 @@ export async function buildDocs(
   }
 }
 
+const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+const REDOCLY_VERSION = (
+  JSON.parse(await readFile(path.join(path.dirname(redoclyCli), '..', 'package.json'), 'utf8')) as { version: string }
+).version;
+const RENDERED = renderCache(path.join(path.dirname(redoclyCli), '..', '..', '..', '.cache', 'animal-store-docs'));
+
 async function renderWithRedocly(
   locations: ContractLocations,
   input: string,
   output: string,
   downloadNames: string[],
-): Promise<{ ok: true } | { ok: false; output: string }> {
-  const cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+): Promise<{ ok: true; cached: boolean } | { ok: false; output: string }> {
   // Relative addresses: the bundles sit next to the page in dist/docs/ and next to /docs on the server.
   const downloads = downloadNames.map((name) => ({ title: `Download ${name}`, url: name }));
-  const args = [
-    cli,
-    'build-docs',
-    input,
+  const options = [
     '--inlineBundle',
-    `--output=${output}`,
-    `--config=${locations.lintConfig}`,
     '--openapi.disableTelemetry=true',
     `--openapi.downloadUrls=${JSON.stringify(downloads)}`,
     // Shows the removal date under the deprecated badge of an operation.
     '--openapi.showExtensions=x-sunset',
   ];
+  const args = [redoclyCli, 'build-docs', input, `--output=${output}`, `--config=${locations.lintConfig}`, ...options];
   const env = {
     ...process.env,
     REDOCLY_TELEMETRY: 'off',
     SCARF_ANALYTICS: 'false',
     REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
   };
+  // What decides the page: Redocly's version, the options, the lint configuration (Redocly reads
+  // its theme there) and the contract; not where the files are.
+  const decidedBy = [
+    REDOCLY_VERSION,
+    JSON.stringify(options),
+    await readFile(locations.lintConfig),
+    await readFile(input),
+  ];
+  const cached = await RENDERED.get(decidedBy);
+  if (cached !== undefined) {
+    await writeFile(output, cached);
+    return { ok: true, cached: true };
+  }
   try {
     await promisify(execFile)(process.execPath, args, { cwd: locations.root, env, maxBuffer: 16 * 1024 * 1024 });
-    return { ok: true };
+    await RENDERED.set(decidedBy, await readFile(output, 'utf8'));
+    return { ok: true, cached: false };
   } catch (error) {
     const { stdout = '', stderr = '', message } = error as { stdout?: string; stderr?: string; message: string };
     return { ok: false, output: `${stdout}${stderr}` || message };
