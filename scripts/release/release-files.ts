@@ -1,6 +1,6 @@
 // Where the released contracts live: releases/<version>/openapi.json, the bundle as `npm run
 // generate` wrote it when the version was released, so a fresh clone has them all. Kept free of
-// heavy imports: \`npm start\` reads it to decide whether the docs are current.
+// heavy imports: `npm start` reads it to decide whether the docs are current.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContractLocations } from '../pipeline/locations.ts';

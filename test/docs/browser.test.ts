@@ -81,6 +81,13 @@ async function openDocsPage(context: BrowserContext): Promise<{ page: Page; clos
   };
 }
 
+/** A fixture: the draft's page, open for as long as the fixture lives. */
+async function aDocsPage({ context }: { context: BrowserContext }, use: (page: Page) => Promise<void>) {
+  const opened = await openDocsPage(context);
+  await use(opened.page);
+  await opened.close();
+}
+
 /**
  * `page`: a page of the test's own, for a test that clicks, scrolls or navigates. `shownPage`: one
  * page the tests that only read it share, since rendering the page is most of a test's cost.
@@ -107,19 +114,8 @@ const it = base.extend<{
     },
     { scope: 'file' },
   ],
-  page: async ({ context }, use) => {
-    const opened = await openDocsPage(context);
-    await use(opened.page);
-    await opened.close();
-  },
-  shownPage: [
-    async ({ context }, use) => {
-      const opened = await openDocsPage(context);
-      await use(opened.page);
-      await opened.close();
-    },
-    { scope: 'file' },
-  ],
+  page: aDocsPage,
+  shownPage: [aDocsPage, { scope: 'file' }],
   operationPage: [
     async ({ context }, use) => {
       const opened = new Map<string, Promise<{ page: Page; close(): Promise<void> }>>();

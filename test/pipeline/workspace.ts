@@ -1,10 +1,8 @@
 // A throw-away copy of the parts of the repository the pipeline reads and writes, so tests can
 // break the contract and the outputs without touching the real openapi/ and generated/.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseYaml, stringifyYaml } from '@redocly/openapi-core';
 import { generateCommand } from '../../scripts/pipeline/generate-command.ts';
 import {
@@ -14,8 +12,9 @@ import {
   regenerate,
   writeArtifacts,
 } from '../../scripts/pipeline.ts';
+import { copyRepository, REPOSITORY_ROOT } from '../support/repository-copy.ts';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const repoRoot = REPOSITORY_ROOT;
 
 // biome-ignore lint/suspicious/noExplicitAny: a contract file is free-form YAML; tests reach into it by the paths they know.
 export type YamlMap = Record<string, any>;
@@ -49,9 +48,7 @@ const COPIED = ['openapi', 'redocly.yaml', 'scripts', 'contract', 'package.json'
 
 /** A copy of the contract and the pipeline, with the generated/ the pipeline builds from it. */
 export async function createWorkspace(): Promise<Workspace> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'animal-store-pipeline-'));
-  for (const entry of COPIED) await cp(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
-  await symlink(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  const { root, remove } = await copyRepository(COPIED, 'animal-store-pipeline-');
   const locations = contractLocations(root);
   await writeArtifacts(await baselineArtifacts(locations), locations.outDir);
 
@@ -88,7 +85,7 @@ export async function createWorkspace(): Promise<Workspace> {
       return { code, stdout: stdout.join(''), stderr: stderr.join('') };
     },
     npmRun: (script, ...args) => run('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], root),
-    dispose: () => rm(root, { recursive: true, force: true }),
+    dispose: remove,
   };
 }
 
