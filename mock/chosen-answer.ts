@@ -3,8 +3,8 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ContractOperation } from '../contract/index.ts';
-import { ApiError } from '../server/errors.ts';
-import type { AppEnv } from '../server/http-types.ts';
+import { ApiError } from '../core/errors.ts';
+import type { AppEnv } from '../core/http-types.ts';
 import type { DeclaredAnswers } from './declared-answers.ts';
 import { ChoiceError, type RequestChoice } from './request-choice.ts';
 import { type ChosenAnswer, checkedAnswer } from './scenarios.ts';

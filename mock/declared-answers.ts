@@ -2,7 +2,7 @@
 // a fault or the request names it. Prism answers it for the mock servers (prism-answers.ts); the
 // browser mocks, which cannot carry Prism, answer it from the contract's examples (below).
 import type { ContractOperation } from '../contract/index.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 export interface DeclaredAnswer {
   status: number;

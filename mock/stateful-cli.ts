@@ -2,8 +2,8 @@
 // the real server on an in-memory database at http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded
 // from the contract's examples (or N generated pets), with a fixed key.
 import { loadContract, rateLimitRules } from '../contract/index.ts';
+import { isPlan } from '../core/keys/plans.ts';
 import { readConfig } from '../server/config.ts';
-import { isPlan } from '../server/keys/plans.ts';
 import {
   delayFlag,
   listenPort,

@@ -3,15 +3,15 @@
 // created can be listed and fetched; `POST /__mock/reset` returns the data to the seed.
 import { randomBytes } from 'node:crypto';
 import { loadContract, rateLimitRules } from '../contract/index.ts';
-import { systemClock } from '../server/clock.ts';
+import { systemClock } from '../core/clock.ts';
+import type { Plan } from '../core/keys/plans.ts';
+import { createMemoryRateLimiter } from '../core/limiter/memory-rate-limiter.ts';
+import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
+import { banPolicy } from '../core/limiter/rate-policy.ts';
+import { createLogger, type LogLevel } from '../core/logger.ts';
 import { type Database, openDatabase } from '../server/database.ts';
-import type { Plan } from '../server/keys/plans.ts';
 import { SqliteKeyStore } from '../server/keys/sqlite-key-store.ts';
-import { createMemoryRateLimiter } from '../server/limiter/memory-rate-limiter.ts';
-import type { RateLimiter } from '../server/limiter/rate-limiter.ts';
-import { banPolicy } from '../server/limiter/rate-policy.ts';
 import { listen } from '../server/listen.ts';
-import { createLogger, type LogLevel } from '../server/logger.ts';
 import type { Pet } from '../server/store/pet-store.ts';
 import { SqlitePetStore } from '../server/store/sqlite-pet-store.ts';
 import { statement } from '../server/store/statement-cache.ts';

@@ -2,8 +2,8 @@
 // service's app on a collection of pets, taking any bearer key, with rate-limit windows that
 // count down and start again as the service's do but never refuse a request.
 import { type Contract, rateLimitRules } from '../contract/index.ts';
-import { systemClock } from '../server/clock.ts';
-import type { Logger } from '../server/logger.ts';
+import { systemClock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Pet } from '../server/store/pet-store.ts';
 import { AnyKeyStore } from './any-key-store.ts';
 import { CollectionStore } from './collection-store.ts';

@@ -1,5 +1,5 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { AppContext } from './http-types.ts';
+import type { AppContext } from '../core/http-types.ts';
 
 /**
  * The socket's peer address. Behind a proxy the operator enables TRUST_PROXY, and the address

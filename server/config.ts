@@ -1,4 +1,4 @@
-import { LOG_LEVELS, type LogLevel } from './logger.ts';
+import { LOG_LEVELS, type LogLevel } from '../core/logger.ts';
 
 export interface Config {
   host: string;

@@ -3,14 +3,14 @@
 // instance on SQLite needs nothing else, several share PostgreSQL and Redis.
 import type { Hono } from 'hono';
 import { type Contract, loadContract, rateLimitRules } from '../contract/index.ts';
-import { type AppDeps, createApp } from './app.ts';
-import { type Clock, systemClock } from './clock.ts';
+import { type AppDeps, createApp } from '../core/app.ts';
+import { type Clock, systemClock } from '../core/clock.ts';
+import type { AppEnv } from '../core/http-types.ts';
+import { LimiterUnavailableError } from '../core/limiter/limiter-error.ts';
+import { memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
+import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
+import { banPolicy } from '../core/limiter/rate-policy.ts';
 import { ConfigError } from './config.ts';
-import type { AppEnv } from './http-types.ts';
-import { LimiterUnavailableError } from './limiter/limiter-error.ts';
-import { memoryLimiters } from './limiter/memory-rate-limiter.ts';
-import type { RateLimiter } from './limiter/rate-limiter.ts';
-import { banPolicy } from './limiter/rate-policy.ts';
 import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
 import { openStorageFromEnv } from './store/open-storage.ts';
 import type { Storage } from './store/storage.ts';

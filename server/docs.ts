@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Context, Hono } from 'hono';
 import { etag } from 'hono/etag';
-import { errorBody } from './errors.ts';
-import type { AppEnv } from './http-types.ts';
+import { errorBody } from '../core/errors.ts';
+import type { AppEnv } from '../core/http-types.ts';
 
 export interface DocsFiles {
   /**

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createLogger } from '../core/logger.ts';
 import { createHttpServer, type Fetch, type HttpServerOptions } from './http/create-server.ts';
-import { createLogger } from './logger.ts';
 
 export interface Listening {
   server: Server;

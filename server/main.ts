@@ -1,14 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../core/logger.ts';
+import { StorageUnavailableError } from '../core/store/storage-error.ts';
+import { batchedStdout } from './batched-stdout.ts';
 import { clientAddressResolver } from './client-address.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { type Deployment, openDeployment } from './deployment.ts';
 import type { Fetch } from './http/create-server.ts';
 import { ensureDevelopmentKey } from './keys/development-key.ts';
 import { listen } from './listen.ts';
-import { batchedStdout, createLogger } from './logger.ts';
 import { checkDatabaseFile, listenFailure, StartupError } from './startup-checks.ts';
 import { databaseUrlFrom } from './store/open-storage.ts';
-import { StorageUnavailableError } from './store/storage-error.ts';
 
 function readConfigOrExit() {
   try {

@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
 import { loadContract, rateLimitRules } from '../contract/index.ts';
-import { type AppDeps, createApp } from './app.ts';
-import { type Clock, systemClock } from './clock.ts';
+import { type AppDeps, createApp } from '../core/app.ts';
+import { type Clock, systemClock } from '../core/clock.ts';
+import type { AppEnv } from '../core/http-types.ts';
+import { type MemoryRateLimiter, memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
+import { banPolicy } from '../core/limiter/rate-policy.ts';
 import { type Database, openDatabase } from './database.ts';
-import type { AppEnv } from './http-types.ts';
 import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
-import { type MemoryRateLimiter, memoryLimiters } from './limiter/memory-rate-limiter.ts';
-import { banPolicy } from './limiter/rate-policy.ts';
 import { SqlitePetStore } from './store/sqlite-pet-store.ts';
 import { CURSOR_SECRET_SETTING } from './store/storage.ts';
 import { getOrCreateSecret } from './store/stored-secret.ts';

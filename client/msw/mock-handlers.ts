@@ -3,13 +3,13 @@
 // run in the page (or the Node process) that MSW intercepts requests in.
 import { type HttpHandler, type HttpResponseResolver, http } from 'msw';
 import { loadContract } from '../../contract/index.ts';
+import { createLogger } from '../../core/logger.ts';
 import { exampleAnswers } from '../../mock/declared-answers.ts';
 import { parseDelay } from '../../mock/delay.ts';
 import { examplePets } from '../../mock/example-pets.ts';
 import { SCENARIO_COOKIE } from '../../mock/request-choice.ts';
 import { readScenarios, scenarioNamed } from '../../mock/scenarios.ts';
 import { createStaticMockApp } from '../../mock/static-mock-app.ts';
-import { createLogger } from '../../server/logger.ts';
 import { SCENARIOS_DATA, SCENARIOS_SOURCE } from './embedded-scenarios.ts';
 import { patternAt } from './url-patterns.ts';
 

@@ -1,10 +1,10 @@
 import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { StorageUnavailableError } from '../../core/store/storage-error.ts';
 import { readArguments, UsageError } from '../command-line.ts';
 import type { Database } from '../database.ts';
 import { integrityProblems } from '../store/integrity.ts';
 import { isPostgresUrl } from '../store/postgres/connection.ts';
-import { StorageUnavailableError } from '../store/storage-error.ts';
 import { backupDatabase } from './backup.ts';
 import { copySqliteToPostgres, describeCopy, TargetNotEmptyError } from './copy.ts';
 import { openExistingReadOnly } from './open-existing.ts';

@@ -1,4 +1,4 @@
-import type { Handler } from '../http-types.ts';
+import type { Handler } from '../../core/http-types.ts';
 import type { NewPet, PetStore } from '../store/pet-store.ts';
 
 export function createPet(pets: PetStore, collectionPath: string): Handler<'createPet'> {

@@ -1,5 +1,5 @@
-import { errorBody } from '../errors.ts';
-import type { Handler } from '../http-types.ts';
+import { errorBody } from '../../core/errors.ts';
+import type { Handler } from '../../core/http-types.ts';
 import type { PetStore } from '../store/pet-store.ts';
 
 export function getPet(pets: PetStore): Handler<'getPet'> {

@@ -1,6 +1,6 @@
-import type { Handlers } from '../http-types.ts';
-import type { CursorCodec } from '../pagination/cursor.ts';
-import type { ReadinessProbes } from '../readiness.ts';
+import type { Handlers } from '../../core/http-types.ts';
+import type { CursorCodec } from '../../core/pagination/cursor.ts';
+import type { ReadinessProbes } from '../../core/readiness.ts';
 import type { PetStore } from '../store/pet-store.ts';
 import { createPet } from './create-pet.ts';
 import { getPet } from './get-pet.ts';

@@ -1,5 +1,5 @@
-import type { Handler } from '../http-types.ts';
-import type { CursorCodec } from '../pagination/cursor.ts';
+import type { Handler } from '../../core/http-types.ts';
+import type { CursorCodec } from '../../core/pagination/cursor.ts';
 import type { PetStore } from '../store/pet-store.ts';
 
 export function listPets(pets: PetStore, cursors: CursorCodec, collectionPath: string): Handler<'listPets'> {

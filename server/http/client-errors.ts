@@ -1,6 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../../core/logger.ts';
 import { closeGently, isClosing } from './closing.ts';
 import { type Refusal, rawRefusal } from './error-answers.ts';
 import { isDroppingAnsweredBody } from './unread-body.ts';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import type { Logger } from '../logger.ts';
-import { MAX_BODY_BYTES } from '../middleware/body-size-limit.ts';
+import type { Logger } from '../../core/logger.ts';
+import { MAX_BODY_BYTES } from '../../core/middleware/body-size-limit.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { continueWhenBodyIsRead } from './expect-continue.ts';
 import { answerAdapterErrors, refuseMalformedRequests } from './request-gate.ts';

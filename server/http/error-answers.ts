@@ -1,5 +1,5 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
-import { type AnyErrorStatus, type ErrorCode, errorBody } from '../errors.ts';
+import { type AnyErrorStatus, type ErrorCode, errorBody } from '../../core/errors.ts';
 
 /** A refusal answered below the app, by the HTTP layer, still with the contract's Error body. */
 export interface Refusal {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { RequestError } from '@hono/node-server';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../../core/logger.ts';
 import { isClosing } from './closing.ts';
 import { refusalResponse, refuseAndClose } from './error-answers.ts';
 

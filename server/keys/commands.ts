@@ -1,11 +1,12 @@
 import { loadContract, rateLimitRules } from '../../contract/index.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../core/keys/key-store.ts';
+import { isPlan, limitsFor, PLANS } from '../../core/keys/plans.ts';
 import { readArguments, UsageError } from '../command-line.ts';
 import { ConfigError } from '../config.ts';
 import { openStorageFromEnv } from '../store/open-storage.ts';
 import type { Storage } from '../store/storage.ts';
-import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
-import { assertValidNewApiKey, InvalidApiKeyError, isPlan, limitsFor, PLANS } from './plans.ts';
+import { assertValidNewApiKey, InvalidApiKeyError } from './new-key.ts';
 
 export const USAGE = `Usage: npm run keys -- <command>
 

@@ -1,4 +1,4 @@
-import type { KeyStore } from './key-store.ts';
+import type { KeyStore } from '../../core/keys/key-store.ts';
 
 export const DEVELOPMENT_KEY_LABEL = 'development (created at start-up)';
 

@@ -1,12 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Clock } from '../clock.ts';
-import { systemClock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
+import { systemClock } from '../../core/clock.ts';
+import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../core/keys/key-store.ts';
 import { changeDetector } from '../store/change-detector.ts';
 import { ReadCache } from '../store/read-cache.ts';
 import { withSqlite } from '../store/sqlite-errors.ts';
 import { hashKey } from './api-key.ts';
-import type { ApiKeyRecord, KeyStore, NewApiKey } from './key-store.ts';
-import { type NewKeyColumns, newKeyRow } from './plans.ts';
+import { type NewKeyColumns, newKeyRow } from './new-key.ts';
 
 /** Every request looks its key up; the active keys of a deployment fit in memory many times over. */
 const CACHED_KEYS = 10_000;

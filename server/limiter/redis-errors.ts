@@ -1,5 +1,5 @@
 import { ReplyError } from 'ioredis';
-import { LimiterUnavailableError } from './limiter-error.ts';
+import { LimiterUnavailableError } from '../../core/limiter/limiter-error.ts';
 
 /**
  * Redis's error replies for a server that cannot do the work right now, as opposed to a mistake

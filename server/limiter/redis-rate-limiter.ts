@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import type { Clock } from '../clock.ts';
-import type { RateDecision, RateLimiter, WindowLimits } from './rate-limiter.ts';
-import { assertLimits, type BanPolicy } from './rate-policy.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { RateDecision, RateLimiter, WindowLimits } from '../../core/limiter/rate-limiter.ts';
+import { assertLimits, type BanPolicy } from '../../core/limiter/rate-policy.ts';
 import { replyCode, withRedis } from './redis-errors.ts';
 
 const SCRIPT = readFileSync(new URL('./rate-limit.lua', import.meta.url), 'utf8');

@@ -1,5 +1,5 @@
 // Which storage the environment names, for the server and the operator's tools alike.
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import { ConfigError, databasePathFrom, integer } from '../config.ts';
 import { isPostgresUrl } from './postgres/connection.ts';
 import { DEFAULT_POOL_SIZE, openPostgresStorage } from './postgres/postgres-storage.ts';

@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { StorageUnavailableError } from './storage-error.ts';
+import { StorageUnavailableError } from '../../core/store/storage-error.ts';
 
 /**
  * SQLite's result codes for a database that cannot do the work right now, as opposed to a

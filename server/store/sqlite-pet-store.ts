@@ -1,11 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { StorageUnavailableError } from '../../core/store/storage-error.ts';
 import { changeDetector } from './change-detector.ts';
 import { GroupCommit } from './group-commit.ts';
 import type { NewPet, Pet, PetPage, PetPageQuery, PetStatus, PetStore } from './pet-store.ts';
 import { ReadCache } from './read-cache.ts';
 import { withSqlite } from './sqlite-errors.ts';
 import { assertStorableName } from './storable-name.ts';
-import { StorageUnavailableError } from './storage-error.ts';
 
 const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
 

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import { systemClock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
+import { systemClock } from '../../core/clock.ts';
 import { openDatabase } from '../database.ts';
 import { SqliteKeyStore } from '../keys/sqlite-key-store.ts';
 import { withSqlite } from './sqlite-errors.ts';

@@ -1,6 +1,6 @@
 // Where the service keeps its data: one interface, whatever the engine (SQLite in one process,
 // PostgreSQL shared by several instances).
-import type { KeyStore } from '../keys/key-store.ts';
+import type { KeyStore } from '../../core/keys/key-store.ts';
 import type { PetStore } from './pet-store.ts';
 
 /** The setting that holds the cursor secret, in either engine's `settings` table. */

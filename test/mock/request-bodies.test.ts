@@ -2,9 +2,9 @@ import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '../../core/middleware/body-size-limit.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import { HTTP_LIMITS } from '../../server/http/create-server.ts';
-import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '../../server/middleware/body-size-limit.ts';
 import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 import { AUTHORIZED, expectContractError } from './support.ts';
 

@@ -2,7 +2,7 @@
 // as the contract module reads them, so that no expected value is written twice.
 import { expect } from 'vitest';
 import { loadContract } from '../../contract/index.ts';
-import type { ErrorBody } from '../../server/errors.ts';
+import type { ErrorBody } from '../../core/errors.ts';
 import { accepts } from '../spec/schema-validator.ts';
 import { defined } from '../support/defined.ts';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, type OpenApiDocument } from '../../contract/index.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../core/logger.ts';
 import { openService, type Service } from '../../server/service.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { createWorkspace, repoRoot, type Workspace } from './workspace.ts';

@@ -2,8 +2,8 @@
 // 503 with Retry-After within two seconds, /readyz says which, what needs neither keeps working,
 // and the instance recovers by itself once the service is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../core/logger.ts';
 import { type Deployment, openDeployment } from '../../server/deployment.ts';
-import { createLogger } from '../../server/logger.ts';
 import {
   createTestDatabase,
   POSTGRES_ADMIN_URL,

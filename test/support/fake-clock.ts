@@ -1,4 +1,4 @@
-import type { Clock } from '../../server/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** A clock that moves only when a test moves it. */
 export class FakeClock implements Clock {

@@ -1,7 +1,7 @@
+import { createLogger } from '../../core/logger.ts';
 import { clientAddressResolver } from '../../server/client-address.ts';
 import type { HttpLimits } from '../../server/http/create-server.ts';
 import { listen } from '../../server/listen.ts';
-import { createLogger } from '../../server/logger.ts';
 import { openService } from '../../server/service.ts';
 
 /**

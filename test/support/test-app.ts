@@ -1,5 +1,5 @@
-import type { NewApiKey } from '../../server/keys/key-store.ts';
-import { createLogger, type LogLevel } from '../../server/logger.ts';
+import type { NewApiKey } from '../../core/keys/key-store.ts';
+import { createLogger, type LogLevel } from '../../core/logger.ts';
 import { openService } from '../../server/service.ts';
 import { FakeClock } from './fake-clock.ts';
 

@@ -1,6 +1,6 @@
 // Type-level tests, checked by `npm run typecheck` (tsc): each `@ts-expect-error` must meet an
 // error, so a handler type that stopped rejecting these would fail the typecheck.
-import type { Handler, Handlers } from '../../server/http-types.ts';
+import type { Handler, Handlers } from '../../core/http-types.ts';
 
 const pet = { id: 1, name: 'Rex', categoryId: 3, status: 'available' as const };
 

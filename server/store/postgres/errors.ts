@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StorageUnavailableError } from '../storage-error.ts';
+import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 
 /**
  * SQLSTATE codes (or their two-character classes) of a database that cannot do the work right

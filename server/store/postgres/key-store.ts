@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import type { Clock } from '../../clock.ts';
-import { systemClock } from '../../clock.ts';
+import type { Clock } from '../../../core/clock.ts';
+import { systemClock } from '../../../core/clock.ts';
+import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../../core/keys/key-store.ts';
 import { hashKey } from '../../keys/api-key.ts';
-import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../keys/key-store.ts';
-import { newKeyRow } from '../../keys/plans.ts';
+import { newKeyRow } from '../../keys/new-key.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
 const KEY_COLUMNS =

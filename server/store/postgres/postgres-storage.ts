@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { Clock } from '../../clock.ts';
-import { systemClock } from '../../clock.ts';
+import type { Clock } from '../../../core/clock.ts';
+import { systemClock } from '../../../core/clock.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
 import {
   connectionConfig,

@@ -1,9 +1,9 @@
+import { type Clock, systemClock } from '../../../core/clock.ts';
+import { createLogger } from '../../../core/logger.ts';
+import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { clientAddressResolver } from '../../../server/client-address.ts';
-import { type Clock, systemClock } from '../../../server/clock.ts';
 import { listen } from '../../../server/listen.ts';
-import { createLogger } from '../../../server/logger.ts';
 import { openService } from '../../../server/service.ts';
-import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 
 export interface RealServer {
   /** Scheme, host and port; the API is under `/v1`. */

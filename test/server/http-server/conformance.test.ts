@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../../core/middleware/body-size-limit.ts';
 import type { HttpLimits } from '../../../server/http/create-server.ts';
-import { MAX_BODY_BYTES } from '../../../server/middleware/body-size-limit.ts';
 import { defined } from '../../support/defined.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
 import { converse, type RawConversation, type RawResponse, requestHead } from '../../support/raw-http.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ERROR_STATUSES, type ErrorBody } from '../../../server/errors.ts';
+import { ERROR_STATUSES, type ErrorBody } from '../../../core/errors.ts';
+import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import type { PetStore } from '../../../server/store/pet-store.ts';
-import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import {

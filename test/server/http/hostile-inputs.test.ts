@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorCode } from '../../../server/errors.ts';
+import type { ErrorCode } from '../../../core/errors.ts';
 import type { NewPet, Pet } from '../../../server/store/pet-store.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';

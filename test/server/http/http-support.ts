@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { errorCodes, loadContract } from '../../../contract/index.ts';
-import type { ErrorBody } from '../../../server/errors.ts';
+import type { ErrorBody } from '../../../core/errors.ts';
 import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../server/clock.ts';
+import type { Clock } from '../../../core/clock.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
 import { runKeysCommand, USAGE } from '../../../server/keys/commands.ts';

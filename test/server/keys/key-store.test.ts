@@ -1,9 +1,9 @@
 // KeyStore's behaviour, the same on SQLite and PostgreSQL. What only SQLite shows (what its file
 // holds) is in sqlite-key-store.test.ts.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../server/clock.ts';
+import type { Clock } from '../../../core/clock.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
-import { InvalidApiKeyError } from '../../../server/keys/plans.ts';
+import { InvalidApiKeyError } from '../../../server/keys/new-key.ts';
 import { postgresReachable } from '../../support/backing-services.ts';
 import { type StorageEngine, useEmptyDatabase } from '../storage/storage-engines.ts';
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract, type RateLimitRules, rateLimitRules } from '../../../contract/index.ts';
-import type { NewApiKey } from '../../../server/keys/key-store.ts';
-import { assertValidNewApiKey, InvalidApiKeyError, limitsFor } from '../../../server/keys/plans.ts';
+import type { NewApiKey } from '../../../core/keys/key-store.ts';
+import { limitsFor } from '../../../core/keys/plans.ts';
+import { assertValidNewApiKey, InvalidApiKeyError } from '../../../server/keys/new-key.ts';
 import { contract } from '../../spec/contract.ts';
 import { defined } from '../../support/defined.ts';
 import { markdownTable } from '../../support/markdown-table.ts';

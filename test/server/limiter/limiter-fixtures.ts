@@ -1,6 +1,6 @@
 import { fixedLimits, loadContract, rateLimitRules } from '../../../contract/index.ts';
-import type { RateDecision, RateLimiter, WindowLimits } from '../../../server/limiter/rate-limiter.ts';
-import { banPolicy } from '../../../server/limiter/rate-policy.ts';
+import type { RateDecision, RateLimiter, WindowLimits } from '../../../core/limiter/rate-limiter.ts';
+import { banPolicy } from '../../../core/limiter/rate-policy.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
 
 const contractRules = rateLimitRules(loadContract().document);

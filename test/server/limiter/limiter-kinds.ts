@@ -1,8 +1,8 @@
 // The limiter implementations the behaviour tests run against: the rules are the same wherever
 // the state is kept, so every window and ban test runs once per kind.
-import type { Clock } from '../../../server/clock.ts';
-import { createMemoryRateLimiter } from '../../../server/limiter/memory-rate-limiter.ts';
-import type { RateLimiter } from '../../../server/limiter/rate-limiter.ts';
+import type { Clock } from '../../../core/clock.ts';
+import { createMemoryRateLimiter } from '../../../core/limiter/memory-rate-limiter.ts';
+import type { RateLimiter } from '../../../core/limiter/rate-limiter.ts';
 import { createRedisRateLimiter } from '../../../server/limiter/redis-rate-limiter.ts';
 import { redisReachable } from '../../support/backing-services.ts';
 import { CONTRACT_BAN } from './limiter-fixtures.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WindowLimits } from '../../../server/limiter/rate-limiter.ts';
+import type { WindowLimits } from '../../../core/limiter/rate-limiter.ts';
 import {
   countOutcomes,
   DAY,

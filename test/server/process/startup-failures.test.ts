@@ -13,7 +13,7 @@ import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/logger.ts';
+import { createLogger } from '../../../core/logger.ts';
 import { openService } from '../../../server/service.ts';
 import { type FinishedProcess, runServerProcessToExit } from '../../support/server-process.ts';
 

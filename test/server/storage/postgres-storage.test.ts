@@ -2,11 +2,11 @@
 // its pool, and what requests get while the database cannot be reached.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../../server/store/postgres/migrations.ts';
 import { PET_STATEMENTS } from '../../../server/store/postgres/pet-store.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
-import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../core/logger.ts';
 import { type Database, openDatabase } from '../../../server/database.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
-import { createLogger } from '../../../server/logger.ts';
 import { openService } from '../../../server/service.ts';
 import { changeDetector } from '../../../server/store/change-detector.ts';
 import { ReadCache } from '../../../server/store/read-cache.ts';

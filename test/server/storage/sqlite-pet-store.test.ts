@@ -1,11 +1,11 @@
 // What only SQLite shows: its query plans, its read cache and its group commit. The behaviour both engines share is
 // in pet-store.test.ts, which runs on SQLite too.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import type { Database } from '../../../server/database.ts';
 import { openDatabase } from '../../../server/database.ts';
 import type { Pet } from '../../../server/store/pet-store.ts';
 import { PET_QUERIES, SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
-import { StorageUnavailableError } from '../../../server/store/storage-error.ts';
 import { defined } from '../../support/defined.ts';
 
 let db: Database;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { Clock } from '../../../server/clock.ts';
+import type { Clock } from '../../../core/clock.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import { openSqliteStorage } from '../../../server/store/sqlite-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';

@@ -8,11 +8,12 @@ import {
   rateLimitRules,
   requestValidator,
 } from '../contract/index.ts';
+import { docsRoutes } from '../server/docs.ts';
+import { createHandlers } from '../server/handlers/index.ts';
+import type { PetStore } from '../server/store/pet-store.ts';
 import { answerErrors } from './answer-errors.ts';
 import type { Clock } from './clock.ts';
-import { docsRoutes } from './docs.ts';
 import { validationFailed } from './errors.ts';
-import { createHandlers } from './handlers/index.ts';
 import type { AppContext, AppEnv, Handler, HandlerInput } from './http-types.ts';
 import { indexRoute } from './index-route.ts';
 import { readJsonBody } from './json-body.ts';
@@ -32,7 +33,6 @@ import { requireApiKey } from './middleware/require-api-key.ts';
 import { answerNotFound } from './not-found.ts';
 import { createCursorCodec } from './pagination/cursor.ts';
 import type { ReadinessProbes } from './readiness.ts';
-import type { PetStore } from './store/pet-store.ts';
 
 export interface AppDeps {
   pets: PetStore;

@@ -1,0 +1,24 @@
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Logger {
+  debug(fields: Record<string, unknown>): void;
+  info(fields: Record<string, unknown>): void;
+  warn(fields: Record<string, unknown>): void;
+  error(fields: Record<string, unknown>): void;
+}
+
+/** Structured logs: one JSON object per line, so log shippers need no parsing rules. */
+export function createLogger(
+  level: LogLevel,
+  // console.log, not process.stdout: this module runs in browsers too (the client's MSW handlers).
+  write: (line: string) => void = (line) => console.log(line.trimEnd()),
+): Logger {
+  const threshold = LOG_LEVELS.indexOf(level);
+  const at = (name: Exclude<LogLevel, 'silent'>) => {
+    if (LOG_LEVELS.indexOf(name) < threshold) return () => {};
+    return (fields: Record<string, unknown>) =>
+      write(`${JSON.stringify({ time: new Date().toISOString(), level: name, ...fields })}\n`);
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
