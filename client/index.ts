@@ -1,19 +1,18 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/openapi.ts';
 import { type DeprecationHandler, deprecationNotices, warnOnConsole } from './deprecation.ts';
-import { type ListAllPetsQuery, listAllPets } from './list-all-pets.ts';
+import { listAll, type PagedItem, type PagedPath, type PagedQuery } from './list-all.ts';
 import { type RateLimit, rateLimit } from './rate-limit.ts';
 import { type FetchLike, type RetryOptions, retryingFetch } from './retrying-fetch.ts';
-import type { Pet } from './schemas.ts';
 
-export type { components, paths } from '../generated/openapi.ts';
+// Every schema of the contract under its own name (`Pet`, `Order`, `NewOrder`...), as generated.
+export type * from '../generated/openapi.ts';
 export type { DeprecationHandler, DeprecationNotice } from './deprecation.ts';
 export { AnimalStoreError, type ErrorBody } from './errors.ts';
 export { findLink, type Link, parseLinkHeader } from './link-header.ts';
-export type { ListAllPetsQuery } from './list-all-pets.ts';
+export type { PagedItem, PagedPath, PagedQuery } from './list-all.ts';
 export { type RateLimit, rateLimit } from './rate-limit.ts';
 export type { FetchLike, RetryOptions } from './retrying-fetch.ts';
-export type { NewPet, Pet, PetStatus } from './schemas.ts';
 
 export interface AnimalStoreClientOptions {
   /** The API's root, with its version path: `https://api.example.com/v1`. */
@@ -31,8 +30,17 @@ export interface AnimalStoreClientOptions {
 export type AnimalStoreClient = Client<paths> & {
   /** The rate-limit headers of a response, typed; undefined when absent. */
   rateLimit(response: Response): RateLimit | undefined;
-  /** Every pet matching `query`, across all pages. */
-  listAllPets(query?: ListAllPetsQuery, options?: { signal?: AbortSignal }): AsyncGenerator<Pet, void, undefined>;
+  /** Every item of a paged list (`/pets`, `/store/orders`) matching `query`, across all pages. */
+  listAll<P extends PagedPath>(
+    path: P,
+    query?: PagedQuery<P>,
+    options?: { signal?: AbortSignal },
+  ): AsyncGenerator<PagedItem<P>, void, undefined>;
+  /** Every pet matching `query`, across all pages: `listAll('/pets', query)`. */
+  listAllPets(
+    query?: PagedQuery<'/pets'>,
+    options?: { signal?: AbortSignal },
+  ): AsyncGenerator<PagedItem<'/pets'>, void, undefined>;
 };
 
 export function createAnimalStoreClient(options: AnimalStoreClientOptions): AnimalStoreClient {
@@ -41,8 +49,10 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
   client.use(bearerAuth(options.apiKey), deprecationNotices(options.onDeprecation ?? warnOnConsole));
   return Object.assign(client, {
     rateLimit,
-    listAllPets: (query?: ListAllPetsQuery, listOptions?: { signal?: AbortSignal }) =>
-      listAllPets(client, options.baseUrl, query, listOptions),
+    listAll: <P extends PagedPath>(path: P, query?: PagedQuery<P>, listOptions?: { signal?: AbortSignal }) =>
+      listAll(client, options.baseUrl, path, query, listOptions),
+    listAllPets: (query?: PagedQuery<'/pets'>, listOptions?: { signal?: AbortSignal }) =>
+      listAll(client, options.baseUrl, '/pets', query, listOptions),
   });
 }
 

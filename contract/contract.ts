@@ -1,15 +1,14 @@
 // What the contract says about each operation, read once from the bundle: where it is served,
 // its parameters, body and responses, the methods each path allows, and its deprecation.
+import bundle from '../generated/openapi.json' with { type: 'json' };
 import type { operations } from '../generated/openapi.ts';
 import { type Deprecation, readDeprecation } from './deprecation.ts';
 import {
-  BUNDLE,
   type JsonObject,
   type JsonSchema,
   type OpenApiDocument,
   type OperationObject,
   operationObjects,
-  readDocument,
   resolveRef,
   type ServerObject,
 } from './document.ts';
@@ -144,10 +143,13 @@ export class Contract {
   }
 }
 
-/** The contract in `generated/openapi.json`, read once per process. */
+/**
+ * The contract in `generated/openapi.json`, read once per process. Imported, not read from disk,
+ * so that the browser build of the client's mocks carries it as it is.
+ */
 let bundled: Contract | undefined;
 export function loadContract(): Contract {
-  bundled ??= new Contract(readDocument(BUNDLE));
+  bundled ??= new Contract(bundle as unknown as OpenApiDocument);
   return bundled;
 }
 

@@ -1,7 +1,5 @@
-// The bundled contract as parsed JSON: reading it, following its `$ref`s, and finding its
-// operations where the document writes them.
-import { readFileSync } from 'node:fs';
-
+// The bundled contract as parsed JSON: following its `$ref`s, and finding its operations where the
+// document writes them.
 export type JsonObject = Record<string, unknown>;
 export type JsonSchema = JsonObject;
 
@@ -18,13 +16,7 @@ export interface OpenApiDocument extends JsonObject {
   components?: Record<string, Record<string, unknown>>;
 }
 
-export const BUNDLE = new URL('../generated/openapi.json', import.meta.url);
-
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-export function readDocument(file: URL | string = BUNDLE): OpenApiDocument {
-  return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
-}
 
 /**
  * `node`, or what its `$ref` points at, followed to the end. The bundler leaves only local

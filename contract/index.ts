@@ -1,5 +1,14 @@
 // The one reader of the bundled contract (generated/openapi.json) and its one request validator.
 // Server, mock, scripts and tests read the contract only through this module.
+
+export {
+  type Collection,
+  type CollectionField,
+  type CollectionRole,
+  collectionRoleOf,
+  collectionsOf,
+  type FieldType,
+} from './collections.ts';
 export {
   basePathOf,
   Contract,
@@ -18,7 +27,6 @@ export {
   type JsonSchema,
   type OpenApiDocument,
   operationObjects,
-  readDocument,
   resolveRef,
 } from './document.ts';
 export { type ErrorCodeEntry, type ErrorCodeRule, errorCodes } from './error-codes.ts';

@@ -8,14 +8,11 @@ import {
   rateLimitRules,
   requestValidator,
 } from '../contract/index.ts';
-import { docsRoutes } from '../server/docs.ts';
-import { createHandlers } from '../server/handlers/index.ts';
-import type { PetStore } from '../server/store/pet-store.ts';
 import { answerErrors } from './answer-errors.ts';
 import type { Clock } from './clock.ts';
-import { validationFailed } from './errors.ts';
-import type { AppContext, AppEnv, Handler, HandlerInput } from './http-types.ts';
-import { indexRoute } from './index-route.ts';
+import type { RouteHandler } from './collections/handlers.ts';
+import { ApiError, validationFailed } from './errors.ts';
+import { type AppContext, type AppEnv, type NotImplemented, notImplemented } from './http-types.ts';
 import { readJsonBody } from './json-body.ts';
 import type { KeyStore } from './keys/key-store.ts';
 import type { RateLimiter } from './limiter/rate-limiter.ts';
@@ -31,11 +28,15 @@ import { allowOnly, answerMethodNotAllowed } from './middleware/method-not-allow
 import { rateLimit } from './middleware/rate-limit.ts';
 import { requireApiKey } from './middleware/require-api-key.ts';
 import { answerNotFound } from './not-found.ts';
-import { createCursorCodec } from './pagination/cursor.ts';
-import type { ReadinessProbes } from './readiness.ts';
+
+/**
+ * The operations' handlers by operationId: the server's typed table (`Handlers`), or the mocks'
+ * answers from the contract. Every operation of the contract needs an entry.
+ */
+export type OperationHandlers = Readonly<Record<string, RouteHandler | NotImplemented>>;
 
 export interface AppDeps {
-  pets: PetStore;
+  handlers: OperationHandlers;
   keys: KeyStore;
   /**
    * Separate limiters for keys and for addresses, so that a flood of addresses (cheap with
@@ -44,8 +45,6 @@ export interface AppDeps {
   limiters: { keys: RateLimiter; addresses: RateLimiter };
   clock: Clock;
   logger: Logger;
-  /** Signs pagination cursors; kept in the database so cursors outlive a restart. */
-  cursorSecret: Buffer;
   /** The caller's address, for limiting requests that carry no valid key. */
   clientAddress: (c: AppContext) => string;
   /** Origins allowed to call the API from a browser (a list, or a test of each origin); none by default. */
@@ -58,31 +57,23 @@ export interface AppDeps {
    * handler's place (the mocks answer the response a scenario or `Prefer` chooses here).
    */
   beforeHandler?: (operation: ContractOperation) => MiddlewareHandler<AppEnv>;
-  /**
-   * What `GET /readyz` asks. By default the storage is asked for one pet, the limiter (in
-   * process memory) always answers, and the instance is never stopping.
-   */
-  readiness?: ReadinessProbes;
+  /** Served beside the API before rate limiting and authentication, like the index: the server's docs. */
+  publicRoutes?: Hono<AppEnv>;
 }
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const contract = deps.contract ?? loadContract();
   const validator = requestValidator(contract);
-  const probes = deps.readiness ?? {
-    storage: async () => void (await deps.pets.list({ limit: 1 })),
-    limiter: async () => {},
-    stopping: () => false,
-  };
-  const handlers = createHandlers(deps.pets, createCursorCodec(deps.cursorSecret), contract.basePath, probes);
+  const handlerOf = operationHandlers(contract, deps);
   const route = (operation: ContractOperation) => {
-    const handler = handlers[operation.operationId] as Handler<typeof operation.operationId>;
+    const handler = handlerOf(operation);
     app.on(
       operation.method,
       [operation.routePath],
       ...operationMiddleware(operation, deps.clock),
       validate(operation, validator),
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
-      (c) => handler(c, c.get('input') as HandlerInput<typeof operation.operationId>),
+      (c) => handler(c, c.get('input') as never),
     );
   };
   const app = new Hono<AppEnv>();
@@ -96,8 +87,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   }
   // Before rate limiting and authentication: the docs, the contract, the index and the probes
   // need no key and count against no window.
-  app.route('/', docsRoutes());
-  app.route('/', indexRoute(contract));
+  if (deps.publicRoutes) app.route('/', deps.publicRoutes);
   for (const path of contract.paths) {
     const publicOperations = path.operations.filter((operation) => operation.isPublic);
     // A probe's path asked with another method is a 405 before any key is asked for.
@@ -115,6 +105,39 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(answerNotFound);
   app.onError(answerErrors(deps.logger));
   return app;
+}
+
+/**
+ * Each operation's handler from the table; an operation marked `notImplemented` answers 501, and
+ * one warning line names them all. An operation without an entry is a wiring mistake: it stops
+ * the start, naming it.
+ */
+function operationHandlers(
+  contract: Contract,
+  { handlers, logger }: Pick<AppDeps, 'handlers' | 'logger'>,
+): (operation: ContractOperation) => RouteHandler {
+  const missing = contract.operations.filter((operation) => handlers[operation.operationId] === undefined);
+  if (missing.length > 0)
+    throw new Error(`No handler answers ${missing.map((operation) => operation.operationId).join(', ')}.`);
+  const unimplemented = contract.operations.filter((operation) => handlers[operation.operationId] === notImplemented);
+  if (unimplemented.length > 0)
+    logger.warn({
+      event: 'operations_not_implemented',
+      message: `These operations of the contract are answered 501 not_implemented: ${unimplemented
+        .map((operation) => `${operation.operationId} (${operation.method} ${operation.servedPath})`)
+        .join(', ')}.`,
+    });
+  return (operation) => {
+    const handler = handlers[operation.operationId];
+    if (typeof handler === 'function') return handler;
+    return async () => {
+      throw new ApiError(
+        501,
+        'not_implemented',
+        `${operation.method} ${operation.servedPath} (${operation.operationId}) is declared by the contract but not implemented by this server yet.`,
+      );
+    };
+  };
 }
 
 function operationMiddleware(operation: ContractOperation, clock: Clock): MiddlewareHandler<AppEnv>[] {

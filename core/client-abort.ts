@@ -10,7 +10,7 @@ export const CLIENT_CLOSED_REQUEST = 499;
  * logged as what it is, without a stack.
  */
 export function clientAborted(error: unknown, request: Request): boolean {
-  return (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ECONNRESET') || request.signal.aborted;
+  return (error instanceof Error && (error as { code?: unknown }).code === 'ECONNRESET') || request.signal.aborted;
 }
 
 export function clientClosedRequest(): Response {

@@ -38,5 +38,15 @@ export type HandlerResponse<K extends OperationId> = {
 
 export type Handler<K extends OperationId> = (c: AppContext, input: HandlerInput<K>) => Promise<HandlerResponse<K>>;
 
-/** One handler per operation of the contract: an operation without a handler fails the typecheck. */
-export type Handlers = { [K in OperationId]: Handler<K> };
+/**
+ * Marks an operation of the handler table that this server does not implement yet: it is answered
+ * `501 not_implemented` naming the operation, and listed in one warning line at start-up.
+ */
+export const notImplemented: unique symbol = Symbol('not implemented');
+export type NotImplemented = typeof notImplemented;
+
+/**
+ * One entry per operation of the contract, a handler or `notImplemented`: an operation the table
+ * does not name fails the typecheck, naming it.
+ */
+export type Handlers = { [K in OperationId]: Handler<K> | NotImplemented };

@@ -152,10 +152,10 @@ export interface components {
          */
         Error: {
             /**
-             * @description Machine-readable error code. `x-error-codes` gives each code its HTTP status and meaning; the table of codes in the API description is written from it.
+             * @description Machine-readable error code. `x-error-codes` gives each code its HTTP status and meaning; the table of codes in the API description is written from it. The codes are an open set: a minor version may add one for a new situation, so handle a code you do not know by the answer's HTTP status.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description A sentence a person can act on, naming the offending field or parameter. Never contains internal detail. */
             message: string;
             /** @description The HTTP status code of the response, repeated. */
@@ -374,6 +374,39 @@ export interface components {
     };
     pathItems: never;
 }
+export type PetStatus = components['schemas']['PetStatus'];
+export type PetId = components['schemas']['PetId'];
+export type PetName = components['schemas']['PetName'];
+export type CategoryId = components['schemas']['CategoryId'];
+export type Pet = components['schemas']['Pet'];
+export type Pets = components['schemas']['Pets'];
+export type Error = components['schemas']['Error'];
+export type NewPet = components['schemas']['NewPet'];
+export type Health = components['schemas']['Health'];
+export type CheckResult = components['schemas']['CheckResult'];
+export type Readiness = components['schemas']['Readiness'];
+export type ResponseInvalidListQuery = components['responses']['InvalidListQuery'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseInvalidNewPet = components['responses']['InvalidNewPet'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ParameterLimit = components['parameters']['Limit'];
+export type ParameterStatusFilter = components['parameters']['StatusFilter'];
+export type ParameterCursor = components['parameters']['Cursor'];
+export type ParameterPetId = components['parameters']['PetId'];
+export type HeaderLinkNext = components['headers']['Link-Next'];
+export type HeaderXRateLimitLimit = components['headers']['X-RateLimit-Limit'];
+export type HeaderXRateLimitRemaining = components['headers']['X-RateLimit-Remaining'];
+export type HeaderXRateLimitReset = components['headers']['X-RateLimit-Reset'];
+export type HeaderWwwAuthenticate = components['headers']['WWW-Authenticate'];
+export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderRetryAfterUnavailable = components['headers']['Retry-After-Unavailable'];
+export type HeaderLocation = components['headers']['Location'];
+export type HeaderDeprecation = components['headers']['Deprecation'];
+export type HeaderSunset = components['headers']['Sunset'];
+export type HeaderLinkSuccessor = components['headers']['Link-Successor'];
 export type $defs = Record<string, never>;
 export interface operations {
     listPets: {

@@ -36,7 +36,7 @@ export function petsFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const count = Number(value);
   if (!/^\d+$/.test(value) || count < 1 || count > 100_000)
-    throw new UsageError(`--pets takes a number of pets from 1 to 100000; got "${value}".`);
+    throw new UsageError(`--pets takes a number of items per collection from 1 to 100000; got "${value}".`);
   return count;
 }
 

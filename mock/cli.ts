@@ -23,8 +23,8 @@ await printAndExitOnFailure(async () => {
   });
   const answers =
     flags.dynamic || pets !== undefined
-      ? `pets generated from the schemas${flags.seed === undefined ? '' : ` with seed ${flags.seed}`}`
-      : "the pets of the contract's examples";
+      ? `items generated from the schemas${flags.seed === undefined ? '' : ` with seed ${flags.seed}`}`
+      : "the items of the contract's examples";
   console.log(`Animal Store API mock on ${mock.url}/v1, answering with ${answers}; any API key works.`);
   console.log(`Scenario: ${flags.scenario ?? 'default'} (list them: curl ${mock.url}/__mock/scenarios).`);
   console.log(`Browsers may call it from ${origins.described}.`);

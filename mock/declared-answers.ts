@@ -40,16 +40,20 @@ export function exampleAnswers(): DeclaredAnswers {
           'validation_failed',
           'This mock answers with the contract examples only; it generates no bodies (`npm run mock -- --dynamic` does).',
         );
-      // The choice was checked against the operation's responses before it got here.
-      const response = operation.responses[String(status)];
-      if (!response) throw new Error(`${operation.operationId} declares no ${status} response.`);
-      const names = Object.keys(response.examples);
-      const name = example ?? names[0];
-      const headers: Record<string, string> = {};
-      for (const [header, declared] of Object.entries(response.headers)) {
-        if (declared.example !== undefined) headers[header] = String(declared.example);
-      }
-      return { status, headers, body: name === undefined ? undefined : response.examples[name] };
+      return exampleAnswer(operation, status, example);
     },
   };
+}
+
+/** The `status` response of `operation` with its example called `example` (its first when not named). */
+export function exampleAnswer(operation: ContractOperation, status: number, example?: string): DeclaredAnswer {
+  // The choice was checked against the operation's responses before it got here.
+  const response = operation.responses[String(status)];
+  if (!response) throw new Error(`${operation.operationId} declares no ${status} response.`);
+  const name = example ?? Object.keys(response.examples)[0];
+  const headers: Record<string, string> = {};
+  for (const [header, declared] of Object.entries(response.headers)) {
+    if (declared.example !== undefined) headers[header] = String(declared.example);
+  }
+  return { status, headers, body: name === undefined ? undefined : response.examples[name] };
 }

@@ -1,34 +1,47 @@
-// The mock: the service's own app (its routing, validation, paging, errors and rate-limit headers)
-// on a mock's storage and keys, with the mock's additions in front of it: scenarios, delays,
-// faults, and the `/__mock/*` endpoints that switch them. No Node module at run time: the client
-// package's MSW handlers run this app in browsers too (its build stands in for `Buffer`). The
-// connection faults (`drop`, `truncate`) need the Node socket of the mock servers; without one
-// they are not done.
-import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+// The mock: the app core (routing, validation, paging, errors and rate-limit headers) serving every
+// operation of the contract from the contract alone, with the mock's additions in front of it:
+// scenarios, delays, faults, and the `/__mock/*` endpoints that switch them. The contract's
+// collections are served by the collection layer on memory stores seeded with the contract's
+// examples; any other operation answers its declared success response with its first example.
+// No Node module: the client package's MSW handlers run this app in browsers too. The connection
+// faults (`drop`, `truncate`) need a socket, which only the mock servers hand in.
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { Hono } from 'hono';
-import type { Contract } from '../contract/index.ts';
+import type { Contract, ContractOperation } from '../contract/index.ts';
 import { answerErrors } from '../core/answer-errors.ts';
-import { type AppDeps, createApp } from '../core/app.ts';
+import { type AppDeps, createApp, type OperationHandlers } from '../core/app.ts';
 import { systemClock } from '../core/clock.ts';
+import { collectionHandler, type RouteHandler } from '../core/collections/handlers.ts';
+import { type MemoryStoreOptions, memoryStores } from '../core/collections/memory-store.ts';
+import type { Item } from '../core/collections/store.ts';
 import { ApiError } from '../core/errors.ts';
 import type { AppEnv } from '../core/http-types.ts';
 import { readJsonBody } from '../core/json-body.ts';
 import type { Logger } from '../core/logger.ts';
 import { type CorsExtras, corsFor } from '../core/middleware/cors.ts';
 import { answerNotFound } from '../core/not-found.ts';
-import type { PetStore } from '../server/store/pet-store.ts';
+import { createCursorCodec } from '../core/pagination/cursor.ts';
 import { answerChosen, type ChoiceBindings } from './chosen-answer.ts';
-import { CollectionStore } from './collection-store.ts';
-import type { DeclaredAnswers } from './declared-answers.ts';
+import { type DeclaredAnswers, exampleAnswer } from './declared-answers.ts';
 import { delayMs } from './delay.ts';
 import { ChoiceError, type MockSettings, readRequestChoice } from './request-choice.ts';
 import { type Scenario, scenarioNamed } from './scenarios.ts';
 
+/** What only a mock server with a socket can do to a connection; the browser mocks have none. */
+export interface ConnectionFaults {
+  /** Closes the connection with no answer. */
+  drop(): void;
+  /** Sends the headers and half of the body, then closes the connection. */
+  truncate(response: Response): Promise<Response>;
+}
+
 export interface MockAppOptions extends Pick<AppDeps, 'keys' | 'limiters'> {
   contract: Contract;
-  /** The pets the mock serves (in a scenario without pets, it serves none). */
-  pets: PetStore;
+  /** The items each collection holds (by collection name) in a scenario with data, after a reset too. */
+  seeds: ReadonlyMap<string, readonly Item[]>;
+  /** Keep created items, so they are listed and fetched until a reset (the stateful mocks). */
+  keepsCreated?: MemoryStoreOptions['keepsCreated'];
   /** Answers the response a scenario, a fault or the request names. */
   answers: DeclaredAnswers;
   /** The scenarios, the one in force (checked to be one of them) and the start's `--delay`. */
@@ -37,8 +50,10 @@ export interface MockAppOptions extends Pick<AppDeps, 'keys' | 'limiters'> {
   startScenario?: string;
   /** Origins a browser may call the mock from. */
   corsOrigins: NonNullable<AppDeps['corsOrigins']>;
-  /** `POST /__mock/reset`: the data back to its seed. */
-  resetData(): Promise<void>;
+  /** Also done by `POST /__mock/reset`: the rate-limit windows back to empty, for one. */
+  onReset?(): void;
+  /** The connection of a request, from the `env` the server passes with it, where there is one. */
+  connectionOf?(env: unknown): ConnectionFaults | undefined;
   logger: Logger;
 }
 
@@ -53,27 +68,51 @@ export interface MockApp {
 }
 
 export function createMockApp(options: MockAppOptions): MockApp {
-  const { answers, settings } = options;
+  const { contract, answers, settings } = options;
   const startScenario = options.startScenario ?? settings.scenario;
   scenarioNamed(settings.scenarios, startScenario);
   scenarioNamed(settings.scenarios, settings.scenario);
-  const cursorSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
-  const appFor = (pets: PetStore) =>
-    createApp({
+  const cursors = createCursorCodec(crypto.getRandomValues(new Uint8Array(32)), (key, message) =>
+    hmac(sha256, key, message),
+  );
+  const storeSets = {
+    examples: memoryStores(options.seeds, { keepsCreated: options.keepsCreated ?? false }),
+    none: memoryStores(new Map([...options.seeds.keys()].map((name) => [name, []])), {
+      keepsCreated: options.keepsCreated ?? false,
+    }),
+  };
+  const appFor = (data: Scenario['data']) => {
+    const stores = storeSets[data];
+    const handlers: Record<string, RouteHandler> = {};
+    for (const operation of contract.operations) {
+      handlers[operation.operationId] =
+        collectionHandler(
+          {
+            contract,
+            cursors,
+            stores: (name) => {
+              const store = stores.get(name);
+              if (!store) throw new Error(`The mock holds no collection ${name}.`);
+              return store;
+            },
+          },
+          operation.operationId,
+        ) ?? declaredSuccess(operation);
+    }
+    return createApp({
       ...options,
-      pets,
+      handlers: handlers satisfies OperationHandlers,
       clock: systemClock,
-      cursorSecret,
       // Requests without a key are counted by address; a mock on a developer's machine has one.
       clientAddress: () => 'local',
       corsExtras: MOCK_CORS,
       beforeHandler: (operation) => answerChosen(operation, answers),
     });
-  const apps: Record<Scenario['pets'], Hono<AppEnv>> = {
-    examples: appFor(options.pets),
-    none: appFor(new CollectionStore([])),
   };
+  const apps: Record<Scenario['data'], Hono<AppEnv>> = { examples: appFor('examples'), none: appFor('none') };
   const admin = adminRoutes(options, () => {
+    for (const stores of Object.values(storeSets)) for (const store of stores.values()) store.reset();
+    options.onReset?.();
     settings.scenario = startScenario;
   });
 
@@ -93,45 +132,50 @@ export function createMockApp(options: MockAppOptions): MockApp {
       bindings = { choice: error };
     }
     if (choice?.delay) await sleep(delayMs(choice.delay));
-    const socket = (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
-    if (choice?.fault === 'drop' && socket) {
-      socket.destroy();
+    const connection = options.connectionOf?.(env);
+    if (choice?.fault === 'drop' && connection) {
+      connection.drop();
       // Never written: the connection is gone.
       return new Response(null, { status: 500 });
     }
-    const app = choice?.scenario.pets === 'none' ? apps.none : apps.examples;
+    const app = apps[choice?.scenario.data ?? 'examples'];
     const response = await app.fetch(forwarded, { ...(env as object | undefined), ...bindings });
-    return choice?.fault === 'truncate' && socket ? truncated(response, socket) : response;
+    return choice?.fault === 'truncate' && connection ? connection.truncate(response) : response;
   };
   return { fetch, settings };
+}
+
+/**
+ * An operation the contract declares outside any collection: its first success response with that
+ * response's first named example; a create (a 201 to a request with a body) carries back what was
+ * sent, where the example has those fields.
+ */
+function declaredSuccess(operation: ContractOperation): RouteHandler {
+  const status = Number(Object.keys(operation.responses).find((code) => code.startsWith('2')) ?? 200);
+  return async (c, input: { body?: unknown }) => {
+    const answer = exampleAnswer(operation, status);
+    for (const [name, value] of Object.entries(answer.headers)) if (!/^x-ratelimit-/i.test(name)) c.header(name, value);
+    const sent = input.body;
+    const example = answer.body;
+    const body =
+      status === 201 && isObject(example) && isObject(sent)
+        ? { ...example, ...Object.fromEntries(Object.entries(sent).filter(([field]) => field in example)) }
+        : example;
+    if (body === undefined) return c.body(null, status as 204);
+    return c.json(body, status as 200);
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/**
- * The response's headers, with the length of its whole body, and the first half of the body;
- * then the connection is closed, so the client sees the body end early.
- */
-async function truncated(response: Response, socket: Socket): Promise<Response> {
-  const body = new Uint8Array(await response.arrayBuffer());
-  const headers = new Headers(response.headers);
-  headers.set('Content-Length', String(body.length));
-  let sent = false;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      // Called as soon as the half is taken, before the adapter writes it: end after the write.
-      if (sent) return void setImmediate(() => socket.end());
-      sent = true;
-      controller.enqueue(body.subarray(0, Math.floor(body.length / 2)));
-    },
-  });
-  return new Response(stream, { status: response.status, headers });
-}
-
 /** `/__mock/*`: the scenario in force, the scenarios known, and a reset. No key needed. */
-function adminRoutes(options: MockAppOptions, resetScenario: () => void): Hono<AppEnv> {
+function adminRoutes(options: MockAppOptions, reset: () => void): Hono<AppEnv> {
   const { settings } = options;
   const admin = new Hono<AppEnv>();
   admin.use(corsFor(options.corsOrigins, ['GET', 'PUT', 'POST'], MOCK_CORS));
@@ -155,8 +199,7 @@ function adminRoutes(options: MockAppOptions, resetScenario: () => void): Hono<A
     return c.body(null, 204);
   });
   admin.post('/__mock/reset', async (c) => {
-    await options.resetData();
-    resetScenario();
+    reset();
     return c.body(null, 204);
   });
   admin.notFound(answerNotFound);

@@ -8,16 +8,17 @@ import { Contract, type OpenApiDocument } from '../contract/index.ts';
 import { createLogger } from '../core/logger.ts';
 import { type Listening, listen } from '../server/listen.ts';
 import type { Delay } from './delay.ts';
-import { examplePets } from './example-pets.ts';
+import { exampleItems } from './example-items.ts';
 import type { MockApp } from './mock-app.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
 import { loadScenarios, SCENARIOS_FILE } from './scenarios-file.ts';
+import { socketFaults } from './socket-faults.ts';
 import { createStaticMockApp } from './static-mock-app.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MOCK_HOST = '127.0.0.1';
-/** Generated pets of `--dynamic` when `pets` is not given: enough for a few pages. */
+/** Generated items per collection of `--dynamic` when `pets` is not given: enough for a few pages. */
 export const DEFAULT_DYNAMIC_PETS = 50;
 
 export interface MockOptions {
@@ -25,9 +26,9 @@ export interface MockOptions {
   port?: number;
   /** Pets generated from the schemas instead of the contract's examples. */
   dynamic?: boolean;
-  /** Makes dynamic pets reproducible: the same seed gives the same pets, run after run. */
+  /** Makes dynamic data reproducible: the same seed gives the same items, run after run. */
   seed?: string | number;
-  /** How many pets `dynamic` generates. */
+  /** How many items `dynamic` generates in each collection. */
   pets?: number;
   /** The scenario in force until `PUT /__mock/scenario` changes it; `default` when not given. */
   scenario?: string;
@@ -122,13 +123,14 @@ async function buildStaticMock(
   const inForce = current?.settings.scenario;
   const scenario = inForce !== undefined && scenarios.has(inForce) ? inForce : startScenario;
   const prism = options.dynamic ? await prismAnswers(contract) : undefined;
-  const pets = prism
-    ? await prism.generatePets(options.pets ?? DEFAULT_DYNAMIC_PETS, options.seed)
-    : examplePets(contract);
+  const seeds = prism
+    ? await prism.generateData(options.pets ?? DEFAULT_DYNAMIC_PETS, options.seed)
+    : exampleItems(contract);
   return createStaticMockApp({
     contract,
     answers: prism ?? lazyPrismAnswers(contract),
-    pets,
+    seeds,
+    connectionOf: socketFaults,
     startScenario,
     settings: { scenarios, scenario, ...(options.delay && { delay: options.delay }) },
     logger: createLogger('warn'),

@@ -1,13 +1,16 @@
 // Prism, as a library in this process, answers with a declared response of the contract: the one
 // a scenario or `Prefer` names, from its examples or generated from its schema.
 import { createRequire } from 'node:module';
-import type { Contract } from '../contract/index.ts';
-import type { Pet } from '../server/store/pet-store.ts';
+import { type Collection, type Contract, collectionsOf } from '../contract/index.ts';
+import type { Item } from '../core/collections/store.ts';
 import type { AnswerRequest, DeclaredAnswers } from './declared-answers.ts';
 
 export interface PrismAnswers extends DeclaredAnswers {
-  /** `count` pets generated from the schema, with the ids 1 to `count`; the same pets for the same seed. */
-  generatePets(count: number, seed: string): Promise<Pet[]>;
+  /**
+   * For each collection of the contract (by its name), `count` items generated from its item
+   * schema, with the ids 1 to `count`; the same items for the same seed.
+   */
+  generateData(count: number, seed: string): Promise<Map<string, Item[]>>;
 }
 
 let generating: Promise<unknown> = Promise.resolve();
@@ -63,34 +66,45 @@ export async function prismAnswers(contract: Contract): Promise<PrismAnswers> {
     };
   };
 
-  const getPet = contract.operation('getPet');
+  const generateItems = async (collection: Collection, count: number, seed: string): Promise<Item[]> => {
+    const operation = collection.fetch ?? collection.create;
+    if (!operation) throw new Error(`The collection ${collection.path} has no operation that answers one item.`);
+    const single = operation === collection.fetch;
+    const items: Item[] = [];
+    for (let id = 1; id <= count; id += 1) {
+      // `x-faker` values come from faker, whose randomness Prism's seed does not reach.
+      faker.seed(hash(`${seed}/${collection.name}/${id}`));
+      const generated = await answer({
+        operation,
+        path: single ? `${collection.path}/${id}` : collection.path,
+        status: single ? 200 : 201,
+        dynamic: true,
+        seed: `${seed}/${id}`,
+      });
+      const body = generated.body as Record<string, unknown>;
+      // Only the item's own fields, with the id of its place: what the service would store.
+      const fields = collection.fields.flatMap((field) => (field.name in body ? [[field.name, body[field.name]]] : []));
+      items.push({ ...Object.fromEntries(fields), id });
+    }
+    return items;
+  };
+
   return {
     answer,
-    generatePets(count, seed) {
+    generateData(count, seed) {
       const generate = async () => {
-        const pets: Pet[] = [];
-        for (let id = 1; id <= count; id += 1) {
-          // `x-faker` values come from faker, whose randomness Prism's seed does not reach.
-          faker.seed(hash(`${seed}/${id}`));
-          const generated = await answer({
-            operation: getPet,
-            path: `/pets/${id}`,
-            status: 200,
-            dynamic: true,
-            seed: `${seed}/${id}`,
-          });
-          const { name, categoryId, status } = generated.body as Pet;
-          pets.push({ id, name, categoryId, status });
-        }
-        return pets;
+        const data = new Map<string, Item[]>();
+        for (const collection of collectionsOf(contract))
+          data.set(collection.name, await generateItems(collection, count, seed));
+        return data;
       };
       // The generators' seeds are global: one generation at a time keeps each one's own.
-      const pets = generating.then(generate);
-      generating = pets.then(
+      const data = generating.then(generate);
+      generating = data.then(
         () => undefined,
         () => undefined,
       );
-      return pets;
+      return data;
     },
   };
 }

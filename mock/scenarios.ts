@@ -17,8 +17,8 @@ export interface ChosenAnswer {
 export interface Scenario {
   name: string;
   description: string;
-  /** Whether the mock's collection holds the pets of the contract's examples or none. */
-  pets: 'examples' | 'none';
+  /** Whether the mock's collections hold the items of the contract's examples, or none. */
+  data: 'examples' | 'none';
   /** The response each operation answers with, by operationId; others answer as the service would. */
   answers: Record<string, ChosenAnswer>;
   delay?: Delay;
@@ -32,7 +32,7 @@ export class ScenarioError extends Error {
   override readonly name = 'ScenarioError';
 }
 
-const FIELDS = new Set(['description', 'pets', 'answers', 'delay', 'fault']);
+const FIELDS = new Set(['description', 'data', 'answers', 'delay', 'fault']);
 const ALL_OPERATIONS = 'all';
 
 /**
@@ -67,9 +67,9 @@ function readScenario(
   const unknown = Object.keys(definition).find((field) => !FIELDS.has(field));
   if (unknown !== undefined)
     throw problem(`has an unknown field "${unknown}"; a scenario may set ${[...FIELDS].join(', ')}.`);
-  const { description, pets = 'examples', answers = {}, delay, fault } = definition;
+  const { description, data = 'examples', answers = {}, delay, fault } = definition;
   if (typeof description !== 'string' || description.trim() === '') throw problem('needs a one-line description.');
-  if (pets !== 'examples' && pets !== 'none') throw problem(`has pets "${String(pets)}"; use examples or none.`);
+  if (data !== 'examples' && data !== 'none') throw problem(`has data "${String(data)}"; use examples or none.`);
   if (fault !== undefined && !FAULTS.includes(fault as Fault))
     throw problem(`has fault "${String(fault)}"; use one of ${FAULTS.join(', ')}.`);
   let parsedDelay: Delay | undefined;
@@ -99,7 +99,7 @@ function readScenario(
   return {
     name,
     description: description.trim(),
-    pets,
+    data,
     answers: chosen,
     ...(parsedDelay && { delay: parsedDelay }),
     ...(fault !== undefined && { fault: fault as Fault }),

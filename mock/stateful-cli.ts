@@ -1,6 +1,6 @@
 // `npm run mock:stateful [-- --plan <plan>] [--pets <N>] [--seed <value>] [--scenario <name>] [--delay <ms|min-max>]`:
-// the real server on an in-memory database at http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded
-// from the contract's examples (or N generated pets), with a fixed key.
+// every collection of the contract in memory at http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded
+// from the contract's examples (or N generated items per collection), with a fixed key.
 import { loadContract, rateLimitRules } from '../contract/index.ts';
 import { isPlan } from '../core/keys/plans.ts';
 import { readConfig } from '../server/config.ts';
@@ -41,10 +41,9 @@ await printAndExitOnFailure(async () => {
     flags.plan === undefined
       ? `not rate limited (its headers count down a ${MOCK_PLAN}-plan window; --plan free meets the real limits)`
       : `rate limited as a ${flags.plan}-plan key`;
-  console.log(`Animal Store API stateful mock (the real server, in memory) on ${mock.url}/v1.`);
-  console.log(
-    `Seeded with ${mock.seeded.length} pets (ids ${mock.seeded[0]?.id ?? '-'} to ${mock.seeded.at(-1)?.id ?? '-'}); everything is forgotten at exit.`,
-  );
+  console.log(`Animal Store API stateful mock (every collection of the contract, in memory) on ${mock.url}/v1.`);
+  const seeded = [...mock.seeded].map(([collection, items]) => `${items.length} ${collection}`).join(', ');
+  console.log(`Seeded with ${seeded}; everything is forgotten at exit.`);
   console.log(`Development key, ${limits}: ${mock.apiKey}`);
   console.log(`Browsers may call it from ${origins.described}.`);
   console.log(`Back to the seed: curl -X POST ${mock.url}/__mock/reset`);

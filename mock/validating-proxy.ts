@@ -9,10 +9,10 @@
 // to validate. Requests to no contract operation go straight to the server: the contract
 // declares no response for them to be validated against.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Contract, readDocument } from '../contract/index.ts';
+import { Contract, type OpenApiDocument } from '../contract/index.ts';
 import { type Answer, type Exchange, Forwarder, type Front, startFront } from './http-front.ts';
 import { MOCK_HOST, REPO_ROOT, type RunningMock } from './mock-server.ts';
 import { prismDocument, writeDocument } from './prism-document.ts';
@@ -47,7 +47,9 @@ interface PendingExchange {
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<RunningMock> {
   const { upstream, port = 0, root = REPO_ROOT, quiet = true } = options;
   const upstreamOrigin = new URL(upstream).origin;
-  const contract = new Contract(readDocument(path.join(root, 'generated', 'openapi.json')));
+  const contract = new Contract(
+    JSON.parse(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8')) as OpenApiDocument,
+  );
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-proxy-'));
   const forwarder = new Forwarder();
   const pending = new Map<string, PendingExchange>();

@@ -2,14 +2,19 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import Sqlite from 'better-sqlite3';
+import { type Contract, loadContract } from '../contract/index.ts';
 import { migrate } from './store/migrations.ts';
+import { syncSqliteCollections } from './store/sqlite-collections.ts';
 
 export type { Database } from 'better-sqlite3';
 
 const IN_MEMORY = ':memory:';
 
-/** Opens (creating it and its folder if needed) and migrates the service's SQLite database. */
-export function openDatabase(path: string): Database {
+/**
+ * Opens (creating it and its folder if needed) and migrates the service's SQLite database, with a
+ * table for each of the contract's collections.
+ */
+export function openDatabase(path: string, contract: Contract = loadContract()): Database {
   if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
   const db = new Sqlite(path);
   try {
@@ -24,6 +29,7 @@ export function openDatabase(path: string): Database {
     db.exec('PRAGMA busy_timeout = 5000');
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db);
+    syncSqliteCollections(db, contract);
     return db;
   } catch (error) {
     db.close();

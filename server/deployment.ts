@@ -3,7 +3,7 @@
 // instance on SQLite needs nothing else, several share PostgreSQL and Redis.
 import type { Hono } from 'hono';
 import { type Contract, loadContract, rateLimitRules } from '../contract/index.ts';
-import { type AppDeps, createApp } from '../core/app.ts';
+import type { AppDeps } from '../core/app.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import type { AppEnv } from '../core/http-types.ts';
 import { LimiterUnavailableError } from '../core/limiter/limiter-error.ts';
@@ -12,6 +12,7 @@ import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
 import { banPolicy } from '../core/limiter/rate-policy.ts';
 import { ConfigError } from './config.ts';
 import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
+import { createServiceApp } from './service-app.ts';
 import { openStorageFromEnv } from './store/open-storage.ts';
 import type { Storage } from './store/storage.ts';
 
@@ -56,21 +57,19 @@ export async function openDeployment({
       if (!(error instanceof LimiterUnavailableError)) throw error;
       deps.logger.error({ event: 'limiter_unavailable', reason: error.reason });
     });
-    storage = await openStorageFromEnv(env, clock);
+    storage = await openStorageFromEnv(env, clock, contract);
   } catch (error) {
     await limiters.close();
     throw error;
   }
   let stopping = false;
-  const app = createApp({
+  const app = createServiceApp({
     ...deps,
     contract,
     clock,
-    pets: storage.pets,
-    keys: storage.keys,
-    cursorSecret: storage.cursorSecret,
+    storage,
     limiters,
-    readiness: { storage: () => storage.ping(), limiter: () => limiters.ping(), stopping: () => stopping },
+    probes: { storage: () => storage.ping(), limiter: () => limiters.ping(), stopping: () => stopping },
   });
   return {
     app,

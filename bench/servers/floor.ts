@@ -1,19 +1,21 @@
 // The steps between the bare app and the full stack: the bare app plus the service's pieces, one
 // more per step, each the server's own code. `FLOOR_STEP` says how many to add (see FLOOR_STEPS).
+
+import { createHmac } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { loadContract, rateLimitRules, requestValidator } from '../../contract/index.ts';
 import { systemClock } from '../../core/clock.ts';
+import { collectionHandler } from '../../core/collections/handlers.ts';
 import { validationFailed } from '../../core/errors.ts';
-import type { AppEnv, HandlerInput } from '../../core/http-types.ts';
+import type { AppEnv } from '../../core/http-types.ts';
 import { createLogger } from '../../core/logger.ts';
 import { accessLog } from '../../core/middleware/access-log.ts';
 import { identifyCaller } from '../../core/middleware/identify-caller.ts';
 import { rateLimit } from '../../core/middleware/rate-limit.ts';
 import { createCursorCodec } from '../../core/pagination/cursor.ts';
 import { batchedStdout } from '../../server/batched-stdout.ts';
-import { listPets as listPetsHandler } from '../../server/handlers/list-pets.ts';
 import { openService } from '../../server/service.ts';
 import { FLOOR_STEPS } from '../support.ts';
 
@@ -46,11 +48,15 @@ if (step < FLOOR_STEPS.length - 1) {
   if (step >= 4) {
     const contract = loadContract();
     const validator = requestValidator(contract);
-    const listPets = listPetsHandler(service.pets, createCursorCodec(Buffer.alloc(32)), `${contract.basePath}/pets`);
+    const cursors = createCursorCodec(new Uint8Array(32), (key, message) =>
+      createHmac('sha256', key).update(message).digest(),
+    );
+    const listPets = collectionHandler({ contract, stores: service.collections, cursors }, 'listPets');
+    if (!listPets) throw new Error('listPets serves no collection of the contract.');
     app.get('/v1/pets', (c) => {
       const validation = validator.validate('listPets', { query: c.req.queries(), path: {} });
       if (!validation.valid) throw validationFailed(validation.problems);
-      return listPets(c, validation.input as HandlerInput<'listPets'>);
+      return listPets(c, validation.input as never);
     });
   } else {
     app.get('/v1/pets', (c) => c.body(body, 200, answerHeaders));

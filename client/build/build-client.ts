@@ -1,7 +1,8 @@
 // The package @animal-store/client in client/dist: one ESM file for each entry (esbuild) and the
 // declarations of the public types (TypeScript). The main entry leaves openapi-fetch to the
 // consumer's install; the `msw` entry leaves msw, and carries everything else it runs: the mock
-// app, the contract and the scenarios, with the few Node APIs they use replaced for browsers.
+// app, the contract and the scenarios. Nothing it carries uses a Node API: client/tsconfig.json
+// checks them without Node's types, so such a use fails the typecheck before it reaches a bundle.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,14 +13,6 @@ import ts from 'typescript';
 
 export const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_ROOT = path.dirname(CLIENT_DIR);
-const SHIMS = path.join(CLIENT_DIR, 'build', 'browser-shims');
-
-/** Node modules the shared server code imports, and what the browser build puts in their place. */
-const BROWSER_SUBSTITUTES: Record<string, string> = {
-  'node:crypto': path.join(SHIMS, 'node-crypto.ts'),
-  'node:fs': path.join(SHIMS, 'embedded-files.ts'),
-  [path.join(REPO_ROOT, 'server', 'docs.ts')]: path.join(SHIMS, 'no-docs.ts'),
-};
 
 /**
  * Writes the package's build into `distDir` (client/dist by default), replacing what was there.
@@ -45,26 +38,11 @@ export async function buildClient(
       outfile: path.join(distDir, 'msw.js'),
       platform: 'browser',
       external: ['msw'],
-      inject: [path.join(SHIMS, 'buffer.ts')],
-      plugins: [browserSubstitutes, yamlAsJson],
+      plugins: [yamlAsJson],
     }),
   ]);
   if (declarations) emitDeclarations(path.join(distDir, 'types'));
 }
-
-const browserSubstitutes: esbuild.Plugin = {
-  name: 'browser-substitutes',
-  setup(build) {
-    build.onResolve({ filter: /^node:|\/docs\.ts$/ }, (args) => {
-      const resolved = args.path.startsWith('node:') ? args.path : path.resolve(args.resolveDir, args.path);
-      const substitute = BROWSER_SUBSTITUTES[resolved];
-      if (substitute) return { path: substitute };
-      if (args.path.startsWith('node:'))
-        return { errors: [{ text: `${args.path} has no browser substitute (imported by ${args.importer}).` }] };
-      return undefined;
-    });
-  },
-};
 
 /** `mock/scenarios.yaml`, parsed at build time: the browser mocks embed the file the servers read. */
 const yamlAsJson: esbuild.Plugin = {

@@ -1,12 +1,12 @@
-// MSW handlers that answer as `npm run mock` does, because they are the same app: the service's
-// own app on the contract's example pets, with the mock's scenarios, delays and `Prefer` choices,
-// run in the page (or the Node process) that MSW intercepts requests in.
+// MSW handlers that answer as `npm run mock` does, because they are the same app: the app core on
+// the contract's example data, serving every operation of the contract, with the mock's scenarios,
+// delays and `Prefer` choices, run in the page (or the Node process) that MSW intercepts requests in.
 import { type HttpHandler, type HttpResponseResolver, http } from 'msw';
 import { loadContract } from '../../contract/index.ts';
 import { createLogger } from '../../core/logger.ts';
 import { exampleAnswers } from '../../mock/declared-answers.ts';
 import { parseDelay } from '../../mock/delay.ts';
-import { examplePets } from '../../mock/example-pets.ts';
+import { exampleItems } from '../../mock/example-items.ts';
 import { SCENARIO_COOKIE } from '../../mock/request-choice.ts';
 import { readScenarios, scenarioNamed } from '../../mock/scenarios.ts';
 import { createStaticMockApp } from '../../mock/static-mock-app.ts';
@@ -23,7 +23,7 @@ export interface MockHandlersOptions {
   scenario?: string;
   /** Added to every answer: milliseconds (`300`) or a uniform spread (`'100-800'`). */
   delay?: number | string;
-  /** Keep the pets created, so they are listed and fetched for as long as the handlers live. */
+  /** Keep the items created, so they are listed and fetched for as long as the handlers live. */
   stateful?: boolean;
 }
 
@@ -32,7 +32,7 @@ export const scenarioNames: readonly string[] = Object.keys(SCENARIOS_DATA as ob
 
 /**
  * MSW handlers for every path of the contract and the rest of its base path, plus the mock's `/__mock/*` endpoints
- * (`PUT /__mock/scenario` switches the scenario, `POST /__mock/reset` forgets created pets).
+ * (`PUT /__mock/scenario` switches the scenario, `POST /__mock/reset` forgets created items).
  * Each call makes a mock of its own, with its own pets and scenario.
  */
 export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandler[] {
@@ -47,7 +47,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
   const mock = createStaticMockApp({
     contract,
     answers: exampleAnswers(),
-    pets: examplePets(contract),
+    seeds: exampleItems(contract),
     keepsCreated: options.stateful ?? false,
     settings: { scenarios, scenario, ...(delay && { delay }) },
     // The handlers answer inside the page: no other origin calls them.

@@ -86,7 +86,14 @@ export async function buildArtifacts(locations: ContractLocations): Promise<Buil
       // A fresh parse, so openapi-typescript's own bundling pass cannot touch the serialised bundle.
       // A field with a default stays optional in the types: clients may omit it (NewPet.status),
       // and the server's validator fills it in.
-      const ast = await openapiTS(JSON.parse(json), { silent: true, defaultNonNullable: false });
+      const ast = await openapiTS(JSON.parse(json), {
+        silent: true,
+        defaultNonNullable: false,
+        // Every schema under its own name (`Pet`, `Order`), so no consumer restates `components['schemas']['Pet']`.
+        rootTypes: true,
+        rootTypesNoSchemaPrefix: true,
+        rootTypesKeepCasing: true,
+      });
       return `// ${DO_NOT_EDIT}\n\n${astToString(ast)}`;
     });
   } catch (error) {

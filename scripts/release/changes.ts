@@ -87,7 +87,7 @@ function toChange(
         )
       : [];
   return {
-    class: productClass(diff, base),
+    class: productClass(diff, base, working),
     what: describe(diff, segments),
     pointer: toPointer(segments),
     operations: affected,
@@ -97,7 +97,7 @@ function toChange(
 }
 
 /** api-smart-diff's class, corrected by the rules below where it misjudges this API's clients. */
-export function productClass(diff: Diff, base: OpenApiDocument): ChangeClass {
+export function productClass(diff: Diff, base: OpenApiDocument, working: OpenApiDocument): ChangeClass {
   const path = diff.path.map(String);
   const keyword = lastKeyword(path);
   const inResponse = path.includes('responses');
@@ -130,7 +130,11 @@ export function productClass(diff: Diff, base: OpenApiDocument): ChangeClass {
     return 'breaking';
   if (keyword === 'x-max-body-bytes' && typeof diff.before === 'number' && typeof diff.after === 'number')
     return diff.after < diff.before ? 'breaking' : 'non-breaking';
-  if (keyword.startsWith('x-')) return 'documentation';
+  if (path.some((segment) => segment.startsWith('x-'))) return 'documentation';
+  // The error codes are an open set (the Error schema says so): a client handles a code it does
+  // not know by the answer's status, so a new code for a new situation breaks no client.
+  if (keyword === 'enum' && diff.action === 'add' && hasErrorCodes(working, diff.path.slice(0, -2)))
+    return 'non-breaking';
   switch (diff.type) {
     case 'breaking':
       return 'breaking';
@@ -153,6 +157,11 @@ function lastKeyword(path: string[]): string {
 function typesOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
   return value === undefined ? [] : [String(value)];
+}
+
+function hasErrorCodes(document: OpenApiDocument, path: readonly PathSegment[]): boolean {
+  const schema = nodeAlong(document, path) as Record<string, unknown> | undefined;
+  return schema?.['x-error-codes'] !== undefined;
 }
 
 function isClosedSchema(document: OpenApiDocument, path: readonly PathSegment[]): boolean {

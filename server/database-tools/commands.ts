@@ -22,9 +22,11 @@ export const USAGE = `Usage: npm run db:backup -- <file>
   db:check           run SQLite's full integrity check on the database: exit code 0 when it is
                      sound, 1 when SQLite reports problems; safe while the server runs
   db:copy --from <file> --to <postgres-url>
-                     copy the pets, API keys and cursor secret of the SQLite database <file>
-                     into an empty PostgreSQL database (migrated first), keeping their ids, in
-                     one transaction; a database that holds anything already is refused
+                     copy every table of the SQLite database <file> (each collection of the
+                     contract, the API keys, the cursor secret) into an empty PostgreSQL
+                     database (migrated first), keeping their ids, in one transaction; a
+                     database that holds anything already, or a source table the contract
+                     does not describe, is refused
 
 To restore a backup:
   1. stop the server

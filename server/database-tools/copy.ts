@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import type pg from 'pg';
+import { type Contract, loadContract } from '../../contract/index.ts';
 import type { Database } from '../database.ts';
+import { type CollectionTable, collectionTables } from '../store/collection-tables.ts';
 import { MIGRATIONS } from '../store/migrations.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, describePostgresUrl } from '../store/postgres/connection.ts';
 import { migratePostgres } from '../store/postgres/migrations.ts';
@@ -11,64 +13,39 @@ import { openExistingReadOnly } from './open-existing.ts';
 import { Refusal } from './refusal.ts';
 
 export interface CopyReport {
-  pets: number;
-  keys: number;
+  /** Rows copied per table, collections first (in the contract's order), then the API keys. */
+  tables: Array<{ table: string; rows: number; noun: string }>;
   /** Whether the source had a cursor secret (every server start creates one). */
   cursorSecret: boolean;
   /** The target, without its password. */
   target: string;
 }
 
-/** The target holds data already; copying into it would mix two services' pets, keys or cursors. */
+/** The target holds data already; copying into it would mix two services' data, keys or cursors. */
 export class TargetNotEmptyError extends Error {
   override readonly name = 'TargetNotEmptyError';
 }
 
-/** Rows per INSERT: large enough that a million pets take a thousand round trips, small enough for any server. */
+/** Rows per INSERT: large enough that a million rows take a thousand round trips, small enough for any server. */
 const BATCH_ROWS = 1_000;
 
-/**
- * A table copied row for row, ids included: the same columns on both sides, with their
- * PostgreSQL types for `unnest`, which turns one array per column into a batch of rows.
- */
-interface CopiedTable {
-  name: 'pets' | 'api_keys';
-  columns: ReadonlyArray<[column: string, postgresType: string]>;
-}
-
-const PETS: CopiedTable = {
-  name: 'pets',
-  columns: [
-    ['id', 'bigint'],
-    ['name', 'text'],
-    ['category_id', 'bigint'],
-    ['status', 'text'],
-  ],
-};
-
-const API_KEYS: CopiedTable = {
-  name: 'api_keys',
-  columns: [
-    ['id', 'bigint'],
-    ['label', 'text'],
-    ['plan', 'text'],
-    ['per_minute', 'bigint'],
-    ['per_day', 'bigint'],
-    ['key_hash', 'text'],
-    // SQLite keeps ISO 8601 text, which PostgreSQL reads as the same instant.
-    ['created_at', 'timestamptz'],
-    ['revoked_at', 'timestamptz'],
-  ],
-};
+/** The service's tables copied row for row with their ids; `settings` is copied apart, by key. */
+const API_KEYS = { table: 'api_keys', noun: 'API key' } as const;
+const SETTINGS = 'settings';
 
 /**
- * Copies the pets, API keys and cursor secret of the SQLite database at `sourcePath` into the
- * empty PostgreSQL database at `targetUrl` (migrated first), keeping ids, so that links, keys
- * and cursors issued before the move keep working. One transaction: either all is copied or
- * nothing. The source is only read, in one transaction, so a server still writing to it cannot
- * split the copy.
+ * Copies every table of the SQLite database at `sourcePath` (each collection of the contract, the
+ * API keys and the settings, among them the cursor secret) into the empty PostgreSQL database at
+ * `targetUrl` (migrated first), keeping ids, so that links, keys and cursors issued before the
+ * move keep working. A table of the source this program does not know is refused, named, rather
+ * than left behind. One transaction: either all is copied or nothing. The source is only read, in
+ * one transaction, so a server still writing to it cannot split the copy.
  */
-export async function copySqliteToPostgres(sourcePath: string, targetUrl: string): Promise<CopyReport> {
+export async function copySqliteToPostgres(
+  sourcePath: string,
+  targetUrl: string,
+  contract: Contract = loadContract(),
+): Promise<CopyReport> {
   if (!existsSync(sourcePath)) {
     throw new Refusal(`there is no database at ${sourcePath}; name the SQLite file to copy with --from.`);
   }
@@ -76,18 +53,29 @@ export async function copySqliteToPostgres(sourcePath: string, targetUrl: string
   const source = openExistingReadOnly(sourcePath);
   try {
     refuseUnknownSchema(source, sourcePath);
-    await migratePostgres(targetUrl, DEFAULT_CONNECT_TIMEOUT_MS);
+    const copied = [
+      ...collectionTables(contract).map((table: CollectionTable) => ({
+        table: table.name,
+        noun: table.collection.noun,
+      })),
+      API_KEYS,
+    ];
+    refuseUnknownTables(source, sourcePath, [...copied.map(({ table }) => table), SETTINGS]);
+    await migratePostgres(targetUrl, DEFAULT_CONNECT_TIMEOUT_MS, contract);
     source.exec('BEGIN');
     try {
       return await withSession(targetUrl, DEFAULT_CONNECT_TIMEOUT_MS, (client) =>
         inTransaction(client, async () => {
+          const tables = copied.map(({ table }) => table);
           // Keeps a server started on the target meanwhile from writing (it waits) until the copy commits.
-          await client.query('LOCK TABLE pets, api_keys, settings IN EXCLUSIVE MODE');
-          await refuseOccupied(client, target);
-          const pets = await copyTable(source, client, PETS);
-          const keys = await copyTable(source, client, API_KEYS);
-          const cursorSecret = await copyCursorSecret(source, client);
-          return { pets, keys, cursorSecret, target };
+          await client.query(`LOCK TABLE ${[...tables, SETTINGS].join(', ')} IN EXCLUSIVE MODE`);
+          await refuseOccupied(client, target, copied);
+          const counts = [];
+          for (const { table, noun } of copied) {
+            counts.push({ table, noun, rows: await copyTable(source, client, table, sourcePath) });
+          }
+          const cursorSecret = await copySettings(source, client);
+          return { tables: counts, cursorSecret, target };
         }),
       );
     } finally {
@@ -98,7 +86,7 @@ export async function copySqliteToPostgres(sourcePath: string, targetUrl: string
   }
 }
 
-/** The columns read below are those of the last SQLite migration; another version is migrated by starting the server on it. */
+/** The source's tables are those of the last SQLite migration; another version is migrated by starting the server on it. */
 function refuseUnknownSchema(source: Database, path: string): void {
   const version = statement<[], number>(source, 'PRAGMA user_version').pluck().get() ?? 0;
   const known = MIGRATIONS.at(-1)?.version ?? 0;
@@ -110,31 +98,73 @@ function refuseUnknownSchema(source: Database, path: string): void {
   }
 }
 
-async function refuseOccupied(client: pg.Client, target: string): Promise<void> {
-  const { rows } = await client.query<{ pets: number; keys: number; cursorSecret: boolean }>(
-    `SELECT (SELECT count(*) FROM pets) AS pets, (SELECT count(*) FROM api_keys) AS keys,
-            EXISTS (SELECT 1 FROM settings WHERE key = $1) AS "cursorSecret"`,
+/** A table of the source that is neither the service's own nor a collection of this contract would be left behind. */
+function refuseUnknownTables(source: Database, path: string, known: string[]): void {
+  const unknown = statement<[], string>(
+    source,
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+  )
+    .pluck()
+    .all()
+    .filter((table) => !known.includes(table));
+  if (unknown.length > 0) {
+    throw new Refusal(
+      `${path} holds the table${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}, which this version's contract ` +
+        `does not describe, so the copy would leave ${unknown.length === 1 ? 'it' : 'them'} behind; nothing was copied. ` +
+        'Copy with the version of the service that wrote it.',
+    );
+  }
+}
+
+async function refuseOccupied(
+  client: pg.Client,
+  target: string,
+  copied: ReadonlyArray<{ table: string; noun: string }>,
+): Promise<void> {
+  const counts = copied.map(({ table }) => `(SELECT count(*) FROM ${table})`).join(', ');
+  const { rows } = await client.query<{ counts: number[]; cursorSecret: boolean }>(
+    `SELECT ARRAY[${counts}]::bigint[] AS counts, EXISTS (SELECT 1 FROM settings WHERE key = $1) AS "cursorSecret"`,
     [CURSOR_SECRET_SETTING],
   );
   const [held] = rows;
   if (!held) throw new Error('PostgreSQL returned no row for the contents of the target.');
-  if (held.pets === 0 && held.keys === 0 && !held.cursorSecret) return;
+  const tally = copied.map(({ noun }, index) => ({ noun, rows: Number(held.counts[index]) }));
+  if (tally.every(({ rows: count }) => count === 0) && !held.cursorSecret) return;
+  const holds = tally.map(({ noun, rows: count }) => counted(count, noun));
+  holds.push(`${held.cursorSecret ? 'a' : 'no'} cursor secret`);
   throw new TargetNotEmptyError(
-    `${target} is not empty: it holds ${counted(held.pets, 'pet')}, ${counted(held.keys, 'API key')} and ` +
-      `${held.cursorSecret ? 'a' : 'no'} cursor secret. db:copy fills only an empty database ` +
+    `${target} is not empty: it holds ${listed(holds)}. db:copy fills only an empty database ` +
       '(starting a server or the keys tool on it creates the cursor secret), so nothing was copied; copy into a new database.',
   );
 }
 
-/** Copies every row of `table` in id order, in batches; then moves the target's id sequence past the source's. */
-async function copyTable(source: Database, client: pg.Client, table: CopiedTable): Promise<number> {
-  const names = table.columns.map(([column]) => column);
+/**
+ * Copies every row of `table` in id order, in batches, with the columns both sides have (a column
+ * only the source has is refused, named); then moves the target's id sequence past the source's.
+ */
+async function copyTable(source: Database, client: pg.Client, table: string, sourcePath: string): Promise<number> {
+  const names = statement<[], { name: string }>(source, `PRAGMA table_info(${table})`)
+    .all()
+    .map((column) => column.name);
+  const { rows: targetColumns } = await client.query<{ column_name: string; udt_name: string }>(
+    `SELECT column_name, udt_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
+    [table],
+  );
+  const typeOf = new Map(targetColumns.map((column) => [column.column_name, column.udt_name]));
+  const missing = names.filter((name) => !typeOf.has(name));
+  if (missing.length > 0) {
+    throw new Refusal(
+      `${sourcePath} keeps ${missing.map((name) => `${table}.${name}`).join(', ')}, which the PostgreSQL schema of this contract has no column for; nothing was copied.`,
+    );
+  }
   const read = statement<[number, number], unknown[]>(
     source,
-    `SELECT ${names.join(', ')} FROM ${table.name} WHERE id > ? ORDER BY id LIMIT ?`,
+    `SELECT ${names.join(', ')} FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`,
   ).raw();
-  const unnest = table.columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
-  const insert = `INSERT INTO ${table.name} (${names.join(', ')}) OVERRIDING SYSTEM VALUE SELECT * FROM unnest(${unnest})`;
+  // `unnest` turns one array per column into a batch of rows; SQLite's ISO 8601 text, 0/1 and JSON
+  // text are read by PostgreSQL as the same instants, booleans and documents.
+  const unnest = names.map((name, index) => `$${index + 1}::${typeOf.get(name)}[]`).join(', ');
+  const insert = `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE SELECT * FROM unnest(${unnest})`;
 
   let copied = 0;
   let afterId = 0;
@@ -149,7 +179,7 @@ async function copyTable(source: Database, client: pg.Client, table: CopiedTable
     copied += rows.length;
     afterId = Number(last[0]);
   }
-  await continueIdsAfter(source, client, table.name);
+  await continueIdsAfter(source, client, table);
   return copied;
 }
 
@@ -158,7 +188,7 @@ async function copyTable(source: Database, client: pg.Client, table: CopiedTable
  * id it ever gave (`sqlite_sequence`), and the target's sequence continues after it (or after
  * its own, should it have given higher ids before it was emptied).
  */
-async function continueIdsAfter(source: Database, client: pg.Client, table: CopiedTable['name']): Promise<void> {
+async function continueIdsAfter(source: Database, client: pg.Client, table: string): Promise<void> {
   const highest =
     statement<[string], number>(
       source,
@@ -174,22 +204,25 @@ async function continueIdsAfter(source: Database, client: pg.Client, table: Copi
   );
 }
 
-async function copyCursorSecret(source: Database, client: pg.Client): Promise<boolean> {
-  const secret = statement<[string], Buffer>(source, 'SELECT value FROM settings WHERE key = ?')
-    .pluck()
-    .get(CURSOR_SECRET_SETTING);
-  if (secret === undefined) return false;
-  await client.query('INSERT INTO settings (key, value) VALUES ($1, $2)', [CURSOR_SECRET_SETTING, secret]);
-  return true;
+/** Every setting, by key; says whether the cursor secret was among them. */
+async function copySettings(source: Database, client: pg.Client): Promise<boolean> {
+  const settings = statement<[], { key: string; value: Buffer }>(source, 'SELECT key, value FROM settings').all();
+  for (const { key, value } of settings) {
+    await client.query('INSERT INTO settings (key, value) VALUES ($1, $2)', [key, value]);
+  }
+  return settings.some(({ key }) => key === CURSOR_SECRET_SETTING);
 }
 
-export function describeCopy({ pets, keys, cursorSecret, target }: CopyReport, sourcePath: string): string {
-  const counts = [counted(pets, 'pet'), counted(keys, 'API key')];
+export function describeCopy({ tables, cursorSecret, target }: CopyReport, sourcePath: string): string {
+  const counts = tables.map(({ noun, rows }) => counted(rows, noun));
   if (cursorSecret) counts.push('the cursor secret');
-  const listed = `${counts.slice(0, -1).join(', ')} and ${counts.at(-1)}`;
-  return `Copied ${listed} from ${sourcePath} to ${target}.`;
+  return `Copied ${listed(counts)} from ${sourcePath} to ${target}.`;
 }
 
 function counted(count: number, thing: string): string {
   return `${count} ${thing}${count === 1 ? '' : 's'}`;
+}
+
+function listed(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

@@ -1,5 +1,5 @@
 import type { Handler } from '../../core/http-types.ts';
-import { type ReadinessProbes, readiness } from '../../core/readiness.ts';
+import { type ReadinessProbes, readiness } from '../readiness.ts';
 
 /** Until a backing service answers again; the probes run on every request, so a short wait is right. */
 const RETRY_AFTER_SECONDS = '5';

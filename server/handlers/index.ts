@@ -1,24 +1,29 @@
-import type { Handlers } from '../../core/http-types.ts';
-import type { CursorCodec } from '../../core/pagination/cursor.ts';
-import type { ReadinessProbes } from '../../core/readiness.ts';
-import type { PetStore } from '../store/pet-store.ts';
-import { createPet } from './create-pet.ts';
-import { getPet } from './get-pet.ts';
+// The server's handler table: one entry per operation of the contract, typed by its operationId.
+// The contract's collections are served by the collection layer; what is written here is what
+// the contract cannot say.
+import type { Contract, OperationId } from '../../contract/index.ts';
+import { type CollectionHandlerDeps, collectionHandler } from '../../core/collections/handlers.ts';
+import type { Handler, Handlers } from '../../core/http-types.ts';
+import type { ReadinessProbes } from '../readiness.ts';
 import { getHealth, getReadiness } from './health.ts';
-import { listPets } from './list-pets.ts';
 
-export function createHandlers(
-  pets: PetStore,
-  cursors: CursorCodec,
-  basePath: string,
-  probes: ReadinessProbes,
-): Handlers {
-  const collectionPath = `${basePath}/pets`;
+export interface HandlerDeps extends CollectionHandlerDeps {
+  contract: Contract;
+  probes: ReadinessProbes;
+}
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const collection = <K extends OperationId>(operationId: K): Handler<K> => {
+    const handler = collectionHandler(deps, operationId);
+    if (!handler) throw new Error(`${operationId} lists, creates or fetches no collection of the contract.`);
+    // The collection layer answers what the contract declares for the operation (its item schema).
+    return handler as unknown as Handler<K>;
+  };
   return {
-    listPets: listPets(pets, cursors, collectionPath),
-    createPet: createPet(pets, collectionPath),
-    getPet: getPet(pets),
+    listPets: collection('listPets'),
+    createPet: collection('createPet'),
+    getPet: collection('getPet'),
     getHealth: getHealth(),
-    getReadiness: getReadiness(probes),
+    getReadiness: getReadiness(deps.probes),
   };
 }

@@ -44,6 +44,29 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    // The collections' tables hold types and presence only; values are the contract's to check
+    // (the request validator), so that widening an enum or a range needs no migration. The pets
+    // table is rebuilt without its status CHECK, keeping every id and the highest id ever given.
+    sql: `
+      CREATE TABLE pets_rebuilt (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        category_id INTEGER NOT NULL,
+        status TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO pets_rebuilt (id, name, category_id, status) SELECT id, name, category_id, status FROM pets;
+      INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'pets_rebuilt', seq FROM sqlite_sequence WHERE name = 'pets'
+          AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'pets_rebuilt');
+      UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'pets'))
+        WHERE name = 'pets_rebuilt';
+      DROP TABLE pets;
+      ALTER TABLE pets_rebuilt RENAME TO pets;
+      CREATE INDEX pets_status_id ON pets (status, id);
+    `,
+  },
 ];
 
 /**

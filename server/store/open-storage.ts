@@ -1,4 +1,5 @@
 // Which storage the environment names, for the server and the operator's tools alike.
+import type { Contract } from '../../contract/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ConfigError, databasePathFrom, integer } from '../config.ts';
 import { isPostgresUrl } from './postgres/connection.ts';
@@ -12,10 +13,10 @@ const MAX_POOL_SIZE = 1_000;
  * PostgreSQL at `DATABASE_URL` when it is set, with `DATABASE_POOL_SIZE` connections at most;
  * otherwise SQLite at `DATABASE_PATH`. A malformed variable is a ConfigError naming it.
  */
-export async function openStorageFromEnv(env: NodeJS.ProcessEnv, clock?: Clock): Promise<Storage> {
+export async function openStorageFromEnv(env: NodeJS.ProcessEnv, clock?: Clock, contract?: Contract): Promise<Storage> {
   const url = databaseUrlFrom(env);
-  if (url === undefined) return openSqliteStorage(databasePathFrom(env), clock);
-  return openPostgresStorage(url, { poolSize: poolSizeFrom(env), clock });
+  if (url === undefined) return openSqliteStorage(databasePathFrom(env), clock, contract);
+  return openPostgresStorage(url, { poolSize: poolSizeFrom(env), clock, ...(contract && { contract }) });
 }
 
 /** `DATABASE_URL`, when set; an empty value counts as unset, like the other variables. */

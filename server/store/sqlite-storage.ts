@@ -1,19 +1,24 @@
+import { type Contract, loadContract } from '../../contract/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import { systemClock } from '../../core/clock.ts';
 import { openDatabase } from '../database.ts';
 import { SqliteKeyStore } from '../keys/sqlite-key-store.ts';
+import { sqliteCollectionStores } from './sqlite-collections.ts';
 import { withSqlite } from './sqlite-errors.ts';
-import { SqlitePetStore } from './sqlite-pet-store.ts';
 import { statement } from './statement-cache.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from './storage.ts';
 import { getOrCreateSecret } from './stored-secret.ts';
 
 /** Storage in the SQLite file at `path` (created and migrated if needed), for one instance of the service. */
-export function openSqliteStorage(path: string, clock: Clock = systemClock): Storage {
-  const db = openDatabase(path);
+export function openSqliteStorage(
+  path: string,
+  clock: Clock = systemClock,
+  contract: Contract = loadContract(),
+): Storage {
+  const db = openDatabase(path, contract);
   try {
     return {
-      pets: new SqlitePetStore(db),
+      collections: sqliteCollectionStores(db, contract),
       keys: new SqliteKeyStore(db, clock),
       cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
       async ping() {

@@ -1,16 +1,18 @@
 // Where the service keeps its data: one interface, whatever the engine (SQLite in one process,
 // PostgreSQL shared by several instances).
+
+import type { CollectionStores } from '../../core/collections/store.ts';
 import type { KeyStore } from '../../core/keys/key-store.ts';
-import type { PetStore } from './pet-store.ts';
 
 /** The setting that holds the cursor secret, in either engine's `settings` table. */
 export const CURSOR_SECRET_SETTING = 'cursor-secret';
 
 export interface Storage {
-  pets: PetStore;
+  /** The contract's collections (`pets`, `store_orders`), each in its table. */
+  collections: CollectionStores;
   keys: KeyStore;
   /** Signs pagination cursors; kept in the database, so every instance and restart accepts them. */
-  cursorSecret: Buffer;
+  cursorSecret: Uint8Array;
   /** Resolves when the engine answers a query; rejects with StorageUnavailableError otherwise. */
   ping(): Promise<void>;
   /** Closes the engine's connections; nothing is used after it. */

@@ -29,6 +29,13 @@ export async function rejectsWrongBodies() {
   await client.POST('/pets', {});
 }
 
+export function rejectsWhatIsNoPagedList() {
+  // @ts-expect-error /pets/{petId} answers one pet, not a paged list
+  void client.listAll('/pets/{petId}');
+  // @ts-expect-error the pages after the first come from the Link header, not from a cursor given here
+  void client.listAll('/pets', { cursor: 'c' });
+}
+
 export async function rejectsWrongPaths() {
   // @ts-expect-error there is no /animals path
   await client.GET('/animals', {});

@@ -5,10 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/index.ts';
-import { examplePets } from '../../mock/example-pets.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
+import { examplePets } from './support.ts';
 
 const withChromium = chromiumInstalled('test/mock/browser.test.ts');
 
@@ -131,7 +130,7 @@ describe.skipIf(!withChromium)(
     it("shows the names of the contract's examples without a scenario", async () => {
       const shown = await open('plain');
 
-      const names = examplePets(loadContract()).map((pet) => pet.name);
+      const names = examplePets().map((pet) => pet.name);
       expect(shown).toBe(`${names.length} animals`);
       expect(await page.locator('#pets li').allInnerTexts()).toEqual(names);
     });

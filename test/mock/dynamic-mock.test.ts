@@ -4,9 +4,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.ts';
+import type { Pet } from '../../generated/openapi.ts';
 import { DEFAULT_DYNAMIC_PETS, type RunningMock, startMock } from '../../mock/index.ts';
 import { prismAnswers } from '../../mock/prism-answers.ts';
-import type { Pet } from '../../server/store/pet-store.ts';
 import { validatorFor } from '../spec/schema-validator.ts';
 import { AUTHORIZED, exampleValue } from './support.ts';
 
@@ -136,7 +136,7 @@ describe('Generated pets fit the contract', { timeout: 60_000 }, () => {
 
     await fc.assert(
       fc.asyncProperty(fc.string({ minLength: 0, maxLength: 20 }), async (seed) => {
-        const pets = await prism.generatePets(perRun, seed);
+        const pets = (await prism.generateData(perRun, seed)).get('pets') as Pet[];
         expect(pets.map((pet) => pet.id)).toEqual(Array.from({ length: perRun }, (_, index) => index + 1));
         for (const pet of pets) {
           expect(validate(pet), `${JSON.stringify(pet)}: ${JSON.stringify(validate.errors)}`).toBe(true);

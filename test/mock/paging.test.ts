@@ -3,12 +3,10 @@
 // instead of hanging it.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnimalStoreClient, findLink, type ListAllPetsQuery } from '../../client/index.ts';
-import { loadContract } from '../../contract/index.ts';
-import { examplePets } from '../../mock/example-pets.ts';
+import { createAnimalStoreClient, findLink, type PagedQuery } from '../../client/index.ts';
+import type { Pet } from '../../generated/openapi.ts';
 import { type RunningMock, startMock, startStatefulMock } from '../../mock/index.ts';
-import type { Pet } from '../../server/store/pet-store.ts';
-import { AUTHORIZED, expectContractError } from './support.ts';
+import { AUTHORIZED, examplePets, expectContractError, seededPets } from './support.ts';
 
 /** The page size `GET /pets` uses when the query sets none (the contract's `limit` default). */
 const DEFAULT_LIMIT = 20;
@@ -33,7 +31,7 @@ const mocks: { name: string; start(): Promise<MockUnderTest> }[] = [
       return {
         mock: await startMock(),
         apiKey: AUTHORIZED_KEY,
-        pets: examplePets(loadContract()),
+        pets: examplePets(),
         // The static mock takes any well-formed key, each with its own windows.
         freshKey: () => `ask_${randomBytes(16).toString('base64url')}`,
       };
@@ -43,7 +41,7 @@ const mocks: { name: string; start(): Promise<MockUnderTest> }[] = [
     name: 'the stateful mock',
     async start() {
       const mock = await startStatefulMock();
-      return { mock, apiKey: mock.apiKey, pets: mock.seeded, freshKey: () => mock.apiKey };
+      return { mock, apiKey: mock.apiKey, pets: seededPets(mock), freshKey: () => mock.apiKey };
     },
   },
 ];
@@ -66,7 +64,7 @@ describe.each(mocks.map((mock) => [mock.name, mock.start] as const))(
       under.pets.filter((pet) => status === undefined || pet.status === status);
 
     describe('listAllPets of the client', () => {
-      it.each<{ query: ListAllPetsQuery }>([
+      it.each<{ query: PagedQuery<'/pets'> }>([
         { query: {} },
         { query: { limit: 2 } },
         { query: { limit: 1 } },

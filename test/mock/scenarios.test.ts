@@ -18,7 +18,7 @@ import { SCENARIO_COOKIE, SCENARIO_PARAMETER } from '../../mock/request-choice.t
 import { loadScenarios } from '../../mock/scenarios-file.ts';
 import { accepts } from '../spec/schema-validator.ts';
 import { defined } from '../support/defined.ts';
-import { AUTHORIZED, contract as contractDocument, exampleValue, expectContractError } from './support.ts';
+import { AUTHORIZED, contract as contractDocument, exampleValue, expectContractError, seededPets } from './support.ts';
 
 const contract = loadContract();
 const scenarios = loadScenarios(contract);
@@ -411,7 +411,7 @@ describe('the scenarios file, checked against the contract when a mock starts', 
     ],
     ['a bad delay', 'bad-delay.yaml', 'sluggish:\n  description: Sluggish.\n  delay: fast\n', ['"sluggish"', 'fast']],
     ['a bad fault', 'bad-fault.yaml', 'broken:\n  description: Broken.\n  fault: explode\n', ['"broken"', 'explode']],
-    ['no description', 'no-description.yaml', 'mute:\n  pets: none\n', ['"mute"', 'description']],
+    ['no description', 'no-description.yaml', 'mute:\n  data: none\n', ['"mute"', 'description']],
   ])(
     'refuses to start on %s, naming the file, the scenario and what is wrong',
     async (_case, fileName, scenario, named) => {
@@ -435,7 +435,7 @@ describe('the scenarios file, checked against the contract when a mock starts', 
 
   it('refuses to start on a file without the scenario default, naming the file', async () => {
     const scenariosFile = path.join(directory, 'no-default.yaml');
-    await writeFile(scenariosFile, 'quiet:\n  description: Quiet.\n  pets: none\n');
+    await writeFile(scenariosFile, 'quiet:\n  description: Quiet.\n  data: none\n');
 
     await expect(startMock({ scenariosFile })).rejects.toThrow(/no-default\.yaml.*"default"/);
   });
@@ -466,6 +466,6 @@ describe('startStatefulMock with scenarios', { timeout: 30_000 }, () => {
     const seeded = await request(plain, '/v1/pets?limit=100');
 
     expect({ status: empty.status, body: await empty.json() }).toEqual({ status: 200, body: [] });
-    expect(await seeded.json()).toEqual(expect.arrayContaining(plain.seeded));
+    expect(await seeded.json()).toEqual(expect.arrayContaining(seededPets(plain)));
   });
 });

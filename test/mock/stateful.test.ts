@@ -3,9 +3,9 @@
 // rate limits and which browser origins may call it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnimalStoreClient } from '../../client/index.ts';
+import type { Pet } from '../../generated/openapi.ts';
 import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/index.ts';
-import type { Pet } from '../../server/store/pet-store.ts';
-import { exampleValue, expectContractError, RATE_LIMIT_HEADERS } from './support.ts';
+import { exampleValue, expectContractError, RATE_LIMIT_HEADERS, seededPets } from './support.ts';
 
 const PREFLIGHT = {
   'Access-Control-Request-Method': 'POST',
@@ -83,7 +83,7 @@ describe('startStatefulMock', { timeout: 30_000 }, () => {
     it("starts with the pets of the contract's examples, under the ids the examples show", async () => {
       const listed = (await (await request('/v1/pets?limit=100')).json()) as Pet[];
 
-      expect(listed).toEqual(mock.seeded);
+      expect(listed).toEqual(seededPets(mock));
       expect(listed).toEqual(expect.arrayContaining(exampleValue('PetsFirstPage') as object[]));
       expect(listed).toEqual(expect.arrayContaining(exampleValue('PetsAvailable') as object[]));
       expect(await (await request('/v1/pets/42')).json()).toEqual(exampleValue('PetFound'));
@@ -98,7 +98,7 @@ describe('startStatefulMock', { timeout: 30_000 }, () => {
       expect(location).toBe(`/v1/pets/${pet.id}`);
       expect(await (await request(`/v1/pets/${pet.id}`)).json()).toEqual(pet);
       expect(await (await request('/v1/pets?limit=100')).json()).toContainEqual(pet);
-      expect(pet.id).toBeGreaterThan(Math.max(...mock.seeded.map((seeded) => seeded.id)));
+      expect(pet.id).toBeGreaterThan(Math.max(...seededPets(mock).map((seeded) => seeded.id)));
     });
 
     it('goes back to the seed on POST /__mock/reset (204): created pets are gone, seeded ones back', async () => {
@@ -109,7 +109,7 @@ describe('startStatefulMock', { timeout: 30_000 }, () => {
 
       expect(answer.status).toBe(204);
       await expectContractError(await request(`/v1/pets/${created.id}`), 404, 'not_found');
-      expect(await (await request('/v1/pets?limit=100')).json()).toEqual(mock.seeded);
+      expect(await (await request('/v1/pets?limit=100')).json()).toEqual(seededPets(mock));
     });
   });
 
@@ -202,11 +202,11 @@ describe("startStatefulMock with { pets: 45, seed: 'x' }", { timeout: 30_000 }, 
   });
 
   it('seeds 45 generated pets with the ids 1 to 45', () => {
-    expect(mock.seeded.map((pet) => pet.id)).toEqual(Array.from({ length: 45 }, (_, index) => index + 1));
-    expect(mock.seeded).not.toContainEqual(exampleValue('PetFound'));
+    expect(seededPets(mock).map((pet) => pet.id)).toEqual(Array.from({ length: 45 }, (_, index) => index + 1));
+    expect(seededPets(mock)).not.toContainEqual(exampleValue('PetFound'));
   });
 
-  it('seeds the same pets for the same seed', () => {
+  it('seeds the same items in every collection for the same seed', () => {
     expect(again.seeded).toEqual(mock.seeded);
   });
 
@@ -225,7 +225,7 @@ describe("startStatefulMock with { pets: 45, seed: 'x' }", { timeout: 30_000 }, 
       },
     });
 
-    expect(await collect(client.listAllPets(query), 50)).toEqual(mock.seeded);
+    expect(await collect(client.listAllPets(query), 50)).toEqual(seededPets(mock));
     expect(pages).toBe(Math.ceil(45 / (query.limit ?? 20)));
   });
 

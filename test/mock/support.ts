@@ -2,7 +2,10 @@
 // as the contract module reads them, so that no expected value is written twice.
 import { expect } from 'vitest';
 import { loadContract } from '../../contract/index.ts';
+import type { Item } from '../../core/collections/store.ts';
 import type { ErrorBody } from '../../core/errors.ts';
+import type { Pet } from '../../generated/openapi.ts';
+import { exampleItems } from '../../mock/example-items.ts';
 import { accepts } from '../spec/schema-validator.ts';
 import { defined } from '../support/defined.ts';
 
@@ -55,4 +58,14 @@ export async function expectContractError(response: Response, status: number, co
   }
   for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toMatch(/^\d+$/);
   return body as unknown as ErrorBody;
+}
+
+/** The pets the mocks hold by default: those of the contract's examples. */
+export function examplePets(): Pet[] {
+  return defined(exampleItems(loadContract()).get('pets'), "the contract's pets collection") as Pet[];
+}
+
+/** The pets a stateful mock was seeded with. */
+export function seededPets(mock: { seeded: ReadonlyMap<string, readonly Item[]> }): Pet[] {
+  return [...defined(mock.seeded.get('pets'), 'seeded pets')] as Pet[];
 }

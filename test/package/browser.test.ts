@@ -8,8 +8,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/index.ts';
-import { examplePets } from '../../mock/example-pets.ts';
+import { examplePets } from '../mock/support.ts';
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
 import { type StagedPackage, stagePackage } from './staged-package.ts';
 
@@ -138,7 +137,7 @@ describe.skipIf(!withChromium)(
 
     it("lists the contract's example pets, answered by the handlers in the page's service worker", async () => {
       await page.goto(siteUrl, { waitUntil: 'load' });
-      const pets = examplePets(loadContract());
+      const pets = examplePets();
       expect(await settled()).toBe(`${pets.length} animals`);
       expect(await page.locator('#pets li').allInnerTexts()).toEqual(pets.map((pet) => pet.name));
       // The answers came from the worker, not from this server, which has no /v1 at all.

@@ -1,5 +1,7 @@
+import type { CollectionStore } from '../../core/collections/store.ts';
 import type { NewApiKey } from '../../core/keys/key-store.ts';
 import { createLogger, type LogLevel } from '../../core/logger.ts';
+import type { Pet } from '../../generated/openapi.ts';
 import { openService } from '../../server/service.ts';
 import { FakeClock } from './fake-clock.ts';
 
@@ -19,7 +21,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const clock = new FakeClock();
   const logLines: string[] = [];
   let clientAddress = options.clientAddress ?? '192.0.2.1';
-  const { app, db, pets, keys, limiters, close } = openService({
+  const { app, db, collections, keys, limiters, close } = openService({
     databasePath: ':memory:',
     clock,
     logger: createLogger(options.logLevel ?? 'info', (line) => logLines.push(line)),
@@ -45,7 +47,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
   return {
     app,
     db,
-    pets,
+    collections,
+    /** The pets collection, typed: most tests of the HTTP layer create or read pets. */
+    pets: collections('pets') as CollectionStore<Pet>,
     keys,
     limiters,
     clock,

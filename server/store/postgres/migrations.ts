@@ -1,4 +1,6 @@
+import type { Contract } from '../../../contract/index.ts';
 import type { Migration } from '../migrations.ts';
+import { syncPostgresCollections } from './collections.ts';
 import { inTransaction, withSession } from './session.ts';
 
 /**
@@ -41,6 +43,12 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    // As SQLite's second step: values are the contract's to check, so widening the status enum
+    // needs no migration.
+    sql: 'ALTER TABLE pets DROP CONSTRAINT IF EXISTS pets_status_check',
+  },
 ];
 
 /**
@@ -51,12 +59,14 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
 const MIGRATION_LOCK = 0x616e_696d_616c;
 
 /**
- * Brings the database at `url` up to the last migration. All steps run in one transaction:
+ * Brings the database at `url` up to the last migration, with a table for each of the contract's
+ * collections. All steps run in one transaction:
  * PostgreSQL's DDL is transactional, so a failed step leaves the database as it was.
  */
 export async function migratePostgres(
   url: string,
   connectTimeoutMs: number,
+  contract: Contract,
   migrations: readonly Migration[] = POSTGRES_MIGRATIONS,
 ): Promise<void> {
   const latest = migrations.at(-1)?.version ?? 0;
@@ -81,6 +91,7 @@ export async function migratePostgres(
         await client.query(migration.sql);
         await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
       }
+      await syncPostgresCollections(client, contract);
     }),
   );
 }

@@ -1,7 +1,9 @@
 import pg from 'pg';
+import { type Contract, loadContract } from '../../../contract/index.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
+import { postgresCollectionStores } from './collections.ts';
 import {
   connectionConfig,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -11,7 +13,6 @@ import {
 import { withPostgres } from './errors.ts';
 import { PostgresKeyStore } from './key-store.ts';
 import { migratePostgres } from './migrations.ts';
-import { PostgresPetStore } from './pet-store.ts';
 import { getOrCreatePostgresSecret } from './stored-secret.ts';
 
 export interface PostgresStorageOptions {
@@ -22,6 +23,7 @@ export interface PostgresStorageOptions {
   connectTimeoutMs?: number;
   /** How long a statement may take before it fails with StorageUnavailableError. */
   queryTimeoutMs?: number;
+  contract?: Contract;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -39,12 +41,13 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     clock = systemClock,
     connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
     queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
+    contract = loadContract(),
   } = options;
   if (!Number.isSafeInteger(poolSize) || poolSize < 1) {
     throw new RangeError(`The pool size must be a positive integer, not ${poolSize}.`);
   }
   const description = describePostgresUrl(url);
-  await migratePostgres(url, connectTimeoutMs);
+  await migratePostgres(url, connectTimeoutMs, contract);
 
   const pool = new pg.Pool({ ...connectionConfig(url, { connectTimeoutMs, queryTimeoutMs }), max: poolSize });
   // An idle connection that PostgreSQL or the network closes is reported here; the pool has
@@ -54,7 +57,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   try {
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);
     return {
-      pets: new PostgresPetStore(pool),
+      collections: postgresCollectionStores(pool, contract),
       keys: new PostgresKeyStore(pool, clock),
       cursorSecret,
       async ping() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { responseCase } from '../support/cases.ts';
 import { type ApiRequest, type ApiResponse, errorCode, expectStatus, send } from '../support/client.ts';
-import { validRequest } from '../support/pets.ts';
+import { exampleRequest, protectedOperationIds } from '../support/example-requests.ts';
 import { target } from '../support/target.ts';
 
 /** Credentials the service must refuse, each with why. */
@@ -18,20 +18,16 @@ function expectChallenge(response: ApiResponse): void {
 }
 
 describe('authentication of every operation', () => {
-  for (const [reason, authorization] of refused) {
-    responseCase('listPets', 401, `unauthorized ${reason}`, async (call) => {
-      expectChallenge(await call({ ...validRequest('listPets'), authorization, example: 'ErrorUnauthorized' }));
-    });
-    responseCase('createPet', 401, `unauthorized ${reason}`, async (call) => {
-      expectChallenge(await call({ ...validRequest('createPet'), authorization, example: 'ErrorUnauthorized' }));
-    });
-    responseCase('getPet', 401, `unauthorized ${reason}`, async (call) => {
-      expectChallenge(await call({ ...validRequest('getPet'), authorization, example: 'ErrorUnauthorized' }));
-    });
+  for (const operationId of protectedOperationIds) {
+    for (const [reason, authorization] of refused) {
+      responseCase(operationId, 401, `unauthorized ${reason}`, async (call) => {
+        expectChallenge(await call({ ...exampleRequest(operationId), authorization, example: 'ErrorUnauthorized' }));
+      });
+    }
   }
 
   it.each(['bearer', 'BEARER', 'bEaReR'])('accepts the scheme name written %s', async (scheme) => {
-    const request: ApiRequest = { ...validRequest('listPets'), authorization: `${scheme} ${target.apiKey}` };
+    const request: ApiRequest = { method: 'GET', path: '/pets', authorization: `${scheme} ${target.apiKey}` };
     const response = await send('listPets', request);
     expectStatus(request, response, 200);
   });

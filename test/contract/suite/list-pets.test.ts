@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import type { PetStatus } from '../../../server/store/pet-store.ts';
+import type { PetStatus } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
 import { responseCase, statefulIt } from '../support/cases.ts';
 import { errorCode } from '../support/client.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defined } from '../../support/defined.ts';
 import { responseCase } from '../support/cases.ts';
 import { type ApiRequest, type ApiResponse, errorCode, expectStatus, send } from '../support/client.ts';
-import { validRequest } from '../support/pets.ts';
+import { exampleRequest, protectedOperationIds } from '../support/example-requests.ts';
 import { target } from '../support/target.ts';
 
 /** The per-minute limit of the free plan, as the contract's rate-limit table states it. */
@@ -20,7 +20,7 @@ const rateLimitHeaders = (response: ApiResponse) => ({
 /** Sends allowed requests with `key` until its window has none left; returns their rate-limit headers. */
 async function useUpWindow(key: string): Promise<Array<ReturnType<typeof rateLimitHeaders>>> {
   const seen: Array<ReturnType<typeof rateLimitHeaders>> = [];
-  const request: ApiRequest = { ...validRequest('listPets'), query: { limit: '1' }, authorization: `Bearer ${key}` };
+  const request: ApiRequest = { ...exampleRequest('listPets'), query: { limit: '1' }, authorization: `Bearer ${key}` };
   do {
     const response = await send('listPets', request);
     expectStatus(request, response, 200);
@@ -69,26 +69,19 @@ describe('rate limits of every operation', () => {
     },
   );
 
-  responseCase('listPets', 429, 'rate_limited with Retry-After once the key has used up its window', async (call) => {
-    const key = await limitedKey(0);
-    expectRateLimited(
-      await call({ ...validRequest('listPets'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }),
+  for (const operationId of protectedOperationIds) {
+    responseCase(
+      operationId,
+      429,
+      'rate_limited with Retry-After once the key has used up its window',
+      async (call) => {
+        const key = await limitedKey(0);
+        expectRateLimited(
+          await call({ ...exampleRequest(operationId), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }),
+        );
+      },
     );
-  });
-
-  responseCase('createPet', 429, 'rate_limited with Retry-After once the key has used up its window', async (call) => {
-    const key = await limitedKey(0);
-    expectRateLimited(
-      await call({ ...validRequest('createPet'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }),
-    );
-  });
-
-  responseCase('getPet', 429, 'rate_limited with Retry-After once the key has used up its window', async (call) => {
-    const key = await limitedKey(0);
-    expectRateLimited(
-      await call({ ...validRequest('getPet'), authorization: `Bearer ${key}`, example: 'ErrorRateLimited' }),
-    );
-  });
+  }
 
   responseCase(
     'listPets',
@@ -96,7 +89,7 @@ describe('rate limits of every operation', () => {
     'key_banned for 15 minutes once a limited key has sent more than 10 requests',
     async (call) => {
       const key = await limitedKey(1);
-      const request: ApiRequest = { ...validRequest('listPets'), authorization: `Bearer ${key}` };
+      const request: ApiRequest = { ...exampleRequest('listPets'), authorization: `Bearer ${key}` };
       if (target.capabilities.enforcesRateLimits) {
         for (let refusal = 0; refusal < REFUSALS_BEFORE_BAN; refusal++) {
           const response = await send('listPets', request);

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { responseCase } from '../support/cases.ts';
 import { type ApiResponse, errorCode } from '../support/client.ts';
-import { validRequest } from '../support/pets.ts';
+import { exampleRequest, protectedOperationIds } from '../support/example-requests.ts';
 import { target } from '../support/target.ts';
 
 /** Nothing was done, so the client may send the same request again, a POST too, after the wait. */
@@ -11,15 +11,14 @@ function expectServiceUnavailable(response: ApiResponse): void {
 }
 
 describe('when the storage fails', () => {
-  responseCase('listPets', 503, 'service_unavailable with Retry-After when pets cannot be read', async (call) => {
-    expectServiceUnavailable(await call(validRequest('listPets'), target.storageDown));
-  });
-
-  responseCase('createPet', 503, 'service_unavailable with Retry-After when the pet cannot be stored', async (call) => {
-    expectServiceUnavailable(await call(validRequest('createPet'), target.storageDown));
-  });
-
-  responseCase('getPet', 503, 'service_unavailable with Retry-After when the pet cannot be read', async (call) => {
-    expectServiceUnavailable(await call(validRequest('getPet'), target.storageDown));
-  });
+  for (const operationId of protectedOperationIds) {
+    responseCase(
+      operationId,
+      503,
+      'service_unavailable with Retry-After when its data cannot be read or stored',
+      async (call) => {
+        expectServiceUnavailable(await call(exampleRequest(operationId), target.storageDown));
+      },
+    );
+  }
 });

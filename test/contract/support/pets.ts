@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { NewPet, Pet } from '../../../server/store/pet-store.ts';
+import type { NewPet, Pet } from '../../../generated/openapi.ts';
 import { jsonContent, namedExamples, requestBody } from '../../spec/contract.ts';
 import { defined } from '../../support/defined.ts';
 import { type ApiRequest, type ApiResponse, expectStatus, send } from './client.ts';
@@ -17,18 +17,6 @@ export const EXAMPLE_NEW_PET = (() => {
 
 /** The largest id the contract allows, which no test ever creates. */
 export const LARGEST_ID = 9007199254740991;
-
-/** A well-formed request to each operation, for cases about what surrounds it (keys, limits). */
-export function validRequest(operationId: 'listPets' | 'createPet' | 'getPet'): ApiRequest {
-  switch (operationId) {
-    case 'listPets':
-      return { method: 'GET', path: '/pets' };
-    case 'createPet':
-      return { method: 'POST', path: '/pets', json: EXAMPLE_NEW_PET };
-    case 'getPet':
-      return { method: 'GET', path: '/pets/1' };
-  }
-}
 
 export async function createPet(
   pet: NewPet = EXAMPLE_NEW_PET,

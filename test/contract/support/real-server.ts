@@ -1,3 +1,4 @@
+import { collectionsOf, loadContract } from '../../../contract/index.ts';
 import { type Clock, systemClock } from '../../../core/clock.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
@@ -18,7 +19,7 @@ export interface RealServerOptions {
   clock?: Clock;
   freePlanKeys?: number;
   /** Every read and write of pets fails as SQLite fails on a full or locked disk; keys still work. */
-  failingPetStorage?: boolean;
+  failingStorage?: boolean;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface RealServerOptions {
 export async function startRealServer({
   clock = systemClock,
   freePlanKeys = 0,
-  failingPetStorage = false,
+  failingStorage = false,
 }: RealServerOptions = {}): Promise<RealServer> {
   const service = openService({
     databasePath: ':memory:',
@@ -36,12 +37,13 @@ export async function startRealServer({
     logger: createLogger('silent'),
     clientAddress: clientAddressResolver(false),
   });
-  if (failingPetStorage) {
+  if (failingStorage) {
     const fail = async (): Promise<never> => {
       throw new StorageUnavailableError('the disk is full (SQLITE_FULL)');
     };
     // The app holds this very store, so the service keeps its production wiring.
-    Object.assign(service.pets, { create: fail, get: fail, list: fail });
+    for (const collection of collectionsOf(loadContract()))
+      Object.assign(service.collections(collection.name), { create: fail, get: fail, list: fail });
   }
   const { keys } = service;
   const { secret: apiKey } = await keys.create({

@@ -24,7 +24,7 @@ export async function startRealServers(): Promise<RealServers> {
   const [main, afterSunset, storageDown] = await Promise.all([
     startRealServer({ freePlanKeys: 2 }),
     startRealServer({ clock: { now: () => at } }),
-    startRealServer({ failingPetStorage: true }),
+    startRealServer({ failingStorage: true }),
   ]);
   const servers = [main, afterSunset, storageDown];
   return {

@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { collectionsOf, loadContract } from '../../../contract/index.ts';
 import type { Clock } from '../../../core/clock.ts';
+import type { Item } from '../../../core/collections/store.ts';
 import { createCursorCodec } from '../../../core/pagination/cursor.ts';
+import { exampleItems } from '../../../mock/example-items.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { runDatabaseCommand, USAGE } from '../../../server/database-tools/commands.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
@@ -12,6 +16,7 @@ import { openSqliteStorage } from '../../../server/store/sqlite-storage.ts';
 import { statement } from '../../../server/store/statement-cache.ts';
 import type { Storage } from '../../../server/store/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { petsIn } from '../storage/storage-engines.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 
 const tempDir = useTempDirs();
@@ -58,7 +63,7 @@ async function seededSqlite() {
   const storage = openSqliteStorage(path, clock);
   const statuses = ['available', 'pending', 'sold'] as const;
   for (let index = 1; index <= 1_500; index += 1) {
-    await storage.pets.create({
+    await petsIn(storage).create({
       name: `Pet ${index} 🐕`,
       categoryId: index * 7,
       status: statuses[index % 3] ?? 'sold',
@@ -68,9 +73,17 @@ async function seededSqlite() {
   const active = await storage.keys.create({ plan: 'pro', label: 'web shop' });
   const enterprise = await storage.keys.create({ plan: 'enterprise', perMinute: 5_000, perDay: 2_000_000 });
   await storage.keys.revoke(revoked.record.id);
+  // Every other collection of the contract holds the items of its examples.
+  const others = new Map<string, Item[]>();
+  for (const [name, items] of exampleItems(loadContract())) {
+    if (name === 'pets') continue;
+    for (const { id: _, ...fields } of items) await storage.collections(name).create(fields);
+    others.set(name, (await storage.collections(name).list({ limit: 1_000 })).items);
+  }
   const contents = {
     path,
-    pets: (await storage.pets.list({ limit: 2_000 })).pets.slice(0, -1),
+    pets: (await petsIn(storage).list({ limit: 2_000 })).items.slice(0, -1),
+    others,
     keys: await storage.keys.list(),
     secrets: { revoked: revoked.secret, active: active.secret, enterprise: enterprise.secret },
     cursorSecret: storage.cursorSecret,
@@ -82,6 +95,21 @@ async function seededSqlite() {
   return contents;
 }
 
+/** `1499 pets, 2 orders`: what the copy reports of the collections `seededSqlite` filled, in the contract's order. */
+function copiedCounts(source: Awaited<ReturnType<typeof seededSqlite>>): string {
+  return collectionsOf(loadContract())
+    .map((collection) => {
+      const rows = collection.name === 'pets' ? source.pets.length : (source.others.get(collection.name)?.length ?? 0);
+      return `${rows} ${collection.noun}${rows === 1 ? '' : 's'}`;
+    })
+    .join(', ');
+}
+
+/** Cursors signed as the server signs them. */
+function cursorCodec(secret: Uint8Array) {
+  return createCursorCodec(secret, (key, message) => createHmac('sha256', key).update(message).digest());
+}
+
 describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
   it('copies pets with their ids, keys with their hashes, plans, limits and dates, and the cursor secret', async () => {
     const source = await seededSqlite();
@@ -91,13 +119,16 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     const { hostname, port, pathname } = new URL(url);
     expect(result).toEqual({
       code: 0,
-      stdout: `Copied 1499 pets, 3 API keys and the cursor secret from ${source.path} to PostgreSQL at ${hostname}:${port}${pathname}.\n`,
+      stdout: `Copied ${copiedCounts(source)}, 3 API keys and the cursor secret from ${source.path} to PostgreSQL at ${hostname}:${port}${pathname}.\n`,
       stderr: '',
     });
 
     const target = await openPostgres(url);
-    expect((await target.pets.list({ limit: 2_000 })).pets).toEqual(source.pets);
-    expect((await target.pets.list({ limit: 2, status: 'sold', afterId: 1_000 })).pets).toEqual(
+    expect((await petsIn(target).list({ limit: 2_000 })).items).toEqual(source.pets);
+    for (const [name, items] of source.others) {
+      expect((await target.collections(name).list({ limit: 1_000 })).items, name).toEqual(items);
+    }
+    expect((await petsIn(target).list({ limit: 2, filters: { status: 'sold' }, afterId: 1_000 })).items).toEqual(
       source.pets.filter((pet) => pet.status === 'sold' && pet.id > 1_000).slice(0, 2),
     );
     expect(await target.keys.list()).toEqual(source.keys);
@@ -108,8 +139,9 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     });
     expect(await target.keys.findActive(source.secrets.revoked)).toBeUndefined();
 
-    const issued = createCursorCodec(source.cursorSecret).encode({ afterId: 40, status: 'sold' });
-    expect(createCursorCodec(target.cursorSecret).decode(issued, 'sold')).toBe(40);
+    const position = { collection: 'pets', filters: { status: 'sold' } };
+    const issued = cursorCodec(source.cursorSecret).encode({ ...position, afterId: 40 });
+    expect(cursorCodec(target.cursorSecret).decode(issued, position, ['status'])).toBe(40);
   }, 30_000);
 
   it('continues ids after the highest the source ever gave, also that of a deleted pet', async () => {
@@ -118,18 +150,18 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     expect((await run(['copy', '--from', source.path, '--to', url])).code).toBe(0);
 
     const target = await openPostgres(url);
-    expect((await target.pets.create({ name: 'Next', categoryId: 1, status: 'available' })).id).toBe(1_501);
+    expect((await petsIn(target).create({ name: 'Next', categoryId: 1, status: 'available' })).id).toBe(1_501);
     expect((await target.keys.create({ plan: 'free' })).record.id).toBe(4);
   }, 30_000);
 
   it.each<[string, (storage: Storage) => Promise<unknown>, RegExp]>([
     [
       'a pet',
-      (storage) => storage.pets.create({ name: 'Resident', categoryId: 1, status: 'sold' }),
-      /1 pet, 0 API keys/,
+      (storage) => petsIn(storage).create({ name: 'Resident', categoryId: 1, status: 'sold' }),
+      /1 pet, .*0 API keys/,
     ],
-    ['an API key', (storage) => storage.keys.create({ plan: 'free' }), /0 pets, 1 API key and/],
-    ['only the cursor secret of a server started on it', async () => {}, /0 pets, 0 API keys and a cursor secret/],
+    ['an API key', (storage) => storage.keys.create({ plan: 'free' }), /0 pets, .*1 API key and/],
+    ['only the cursor secret of a server started on it', async () => {}, /0 pets, .*0 API keys and a cursor secret/],
   ])(
     'refuses a target that holds %s with exit code 1, copying nothing',
     async (_, occupy, holds) => {
@@ -137,7 +169,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
       const url = await emptyPostgres();
       const target = await openPostgres(url);
       await occupy(target);
-      const before = { pets: await target.pets.list({ limit: 10 }), keys: await target.keys.list() };
+      const before = { pets: await petsIn(target).list({ limit: 10 }), keys: await target.keys.list() };
 
       const result = await run(['copy', '--from', source.path, '--to', url]);
       expect(result.code).toBe(1);
@@ -145,7 +177,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
       expect(result.stderr).toMatch(/^Error: PostgreSQL at .+ is not empty: it holds /);
       expect(result.stderr).toMatch(holds);
       expect(result.stderr).toMatch(/nothing was copied/);
-      expect({ pets: await target.pets.list({ limit: 10 }), keys: await target.keys.list() }).toEqual(before);
+      expect({ pets: await petsIn(target).list({ limit: 10 }), keys: await target.keys.list() }).toEqual(before);
     },
     30_000,
   );
@@ -160,7 +192,25 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
 
     await expect(run(['copy', '--from', source.path, '--to', url])).rejects.toThrow(/0x00/);
     const target = await openPostgres(url);
-    expect(await target.pets.list({ limit: 10 })).toEqual({ pets: [], hasMore: false });
+    expect(await petsIn(target).list({ limit: 10 })).toEqual({ items: [], hasMore: false });
+    expect(await target.keys.count()).toBe(0);
+  }, 30_000);
+
+  it('refuses, naming it, a table of the source that the contract does not describe, and copies nothing', async () => {
+    const source = await seededSqlite();
+    const db = openDatabase(source.path);
+    // A table a later version of the service (or a person) added: the copy would leave it behind.
+    statement(db, 'CREATE TABLE owners (id INTEGER PRIMARY KEY, name TEXT)').run();
+    db.close();
+    const url = await emptyPostgres();
+
+    const result = await run(['copy', '--from', source.path, '--to', url]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/holds the table owners, which this version's contract does not describe/);
+    expect(result.stderr).toMatch(/nothing was copied/);
+    const target = await openPostgres(url);
+    expect(await petsIn(target).list({ limit: 10 })).toEqual({ items: [], hasMore: false });
     expect(await target.keys.count()).toBe(0);
   }, 30_000);
 
@@ -171,7 +221,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     const { stdout } = await promisify(execFile)('npm', ['run', 'db:copy', '--', '--from', source.path, '--to', url], {
       cwd: projectRoot,
     });
-    expect(stdout).toContain('Copied 1499 pets, 3 API keys and the cursor secret');
+    expect(stdout).toContain(`Copied ${copiedCounts(source)}, 3 API keys and the cursor secret`);
   }, 30_000);
 });
 

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
+import { createApp } from '../../../core/app.ts';
+import type { CollectionStore } from '../../../core/collections/store.ts';
 import { ERROR_STATUSES, type ErrorBody } from '../../../core/errors.ts';
+import { notImplemented } from '../../../core/http-types.ts';
+import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
-import type { PetStore } from '../../../server/store/pet-store.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { unknownPaths } from '../../support/unknown-paths.ts';
 import {
   addPets,
   DOCUMENTED_ERROR_CODES,
@@ -37,7 +42,7 @@ function internalFailure(): Error {
 }
 
 /** Makes one store method fail once, as an unexpected failure would. */
-function failOnce(app: TestApp, method: keyof PetStore, failure = internalFailure()): void {
+function failOnce(app: TestApp, method: keyof CollectionStore, failure = internalFailure()): void {
   vi.spyOn(app.pets, method).mockRejectedValueOnce(failure);
 }
 
@@ -52,7 +57,7 @@ describe('errors', () => {
     expect([...ERROR_STATUSES].sort(byNumber)).toEqual([...new Set(ERROR_CODE_STATUSES.values())].sort(byNumber));
   });
 
-  it.each([['/v1/nope'], ['/v1/pets/1/owner'], ['/v1/store/orders'], ['/pets'], ['/v1'], ['/nope']])(
+  it.each([...unknownPaths().map((path) => `/v1${path}`), '/pets', '/v1', '/nope'])(
     'answers the unknown path %s with 404 not_found naming it',
     async (path) => {
       await expectError(await t.request(path), 404, 'not_found', path);
@@ -74,7 +79,7 @@ describe('errors', () => {
     expect(allow).not.toContain(method);
   });
 
-  it.each<[keyof PetStore, string, RequestInit & { json?: unknown }]>([
+  it.each<[keyof CollectionStore, string, RequestInit & { json?: unknown }]>([
     ['list', '/v1/pets', {}],
     ['get', '/v1/pets/1', {}],
     ['create', '/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 } }],
@@ -135,6 +140,21 @@ describe('errors', () => {
           failOnce(app, 'list', new StorageUnavailableError('the disk is full'));
           return app.request('/v1/pets');
         },
+      ],
+      [
+        'not implemented',
+        // The app core with a handler table that implements nothing, on the test app's keys.
+        (app) =>
+          createApp({
+            handlers: Object.fromEntries(
+              loadContract().operations.map(({ operationId }) => [operationId, notImplemented]),
+            ),
+            keys: app.keys,
+            limiters: app.limiters,
+            clock: app.clock,
+            logger: createLogger('silent'),
+            clientAddress: () => '192.0.2.1',
+          }).request('/v1/pets', { headers: { Authorization: `Bearer ${app.apiKey}` } }),
       ],
       [
         'after the sunset',

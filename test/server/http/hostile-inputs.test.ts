@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../core/errors.ts';
-import type { NewPet, Pet } from '../../../server/store/pet-store.ts';
+import type { NewPet, Pet } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { unknownPaths } from '../../support/unknown-paths.ts';
 import {
   DEPRECATION_HEADERS,
   expectError,
@@ -164,8 +165,8 @@ async function storedPets(app: TestApp): Promise<Pet[]> {
   let afterId = 0;
   for (;;) {
     const page = await app.pets.list({ limit: 100, afterId });
-    all.push(...page.pets);
-    const last = page.pets.at(-1);
+    all.push(...page.items);
+    const last = page.items.at(-1);
     if (!page.hasMore || !last) return all;
     afterId = last.id;
   }
@@ -836,7 +837,7 @@ describe('routing', () => {
     notFound('GET', '/V1/PETS'),
     notFound('GET', '/v1//pets'),
     notFound('GET', '/v2/pets'),
-    notFound('GET', '/v1/store/orders'),
+    ...unknownPaths().map((path) => notFound('GET', `/v1${path}`)),
     notFound('GET', '/v1/pets/1/'),
     notFound('GET', `/v1/${'a'.repeat(4_000)}`),
     notFound('POST', '/v1/nope', jsonPost),

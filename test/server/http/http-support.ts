@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { errorCodes, loadContract } from '../../../contract/index.ts';
 import type { ErrorBody } from '../../../core/errors.ts';
-import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
+import type { Pet, PetStatus } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
 

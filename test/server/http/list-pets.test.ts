@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
+import type { Pet, PetStatus } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { addPets, cyclingStatuses, expectError, expectJsonContentType, nextLink } from './http-support.ts';

@@ -36,7 +36,8 @@ afterEach(async () => {
 async function databaseWithPets(): Promise<{ path: string; pageSize: number }> {
   const path = join(dir, 'store.db');
   const service = openService({ databasePath: path, logger: createLogger('silent'), clientAddress: () => '192.0.2.1' });
-  for (const name of ['Rex', 'Tom', 'Kit']) await service.pets.create({ name, categoryId: 1, status: 'available' });
+  for (const name of ['Rex', 'Tom', 'Kit'])
+    await service.collections('pets').create({ name, categoryId: 1, status: 'available' });
   const pageSize = service.db.pragma('page_size', { simple: true }) as number;
   service.close();
   return { path, pageSize };

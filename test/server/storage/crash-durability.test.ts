@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
-import { SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
+import { sqliteCollectionStores } from '../../../server/store/sqlite-collections.ts';
 import { startServerProcess } from '../../support/server-process.ts';
 import { useTempDirs } from './temp-dir.ts';
 
@@ -31,14 +32,14 @@ async function acknowledgeThenKill(path: string, count: number): Promise<number[
   return acknowledged;
 }
 
-describe('SqlitePetStore durability', () => {
+describe('SQLite collection store durability', () => {
   it('keeps every acknowledged pet when the process is killed with SIGKILL', async () => {
     const path = join(tempDir(), 'store.db');
     const acknowledged = await acknowledgeThenKill(path, ACKNOWLEDGED_BEFORE_KILL);
     expect(acknowledged).toHaveLength(ACKNOWLEDGED_BEFORE_KILL);
 
     const db = openDatabase(path);
-    const store = new SqlitePetStore(db);
+    const store = sqliteCollectionStores(db, loadContract())('pets');
     for (const id of acknowledged) {
       expect(await store.get(id)).toEqual({ id, name: `Pet ${id}`, categoryId: id, status: 'available' });
     }

@@ -2,13 +2,17 @@
 // its pool, and what requests get while the database cannot be reached.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import { collectionTables, SERVICE_TABLES } from '../../../server/store/collection-tables.ts';
+import { pageStatement } from '../../../server/store/postgres/collections.ts';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../../server/store/postgres/migrations.ts';
-import { PET_STATEMENTS } from '../../../server/store/postgres/pet-store.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { defined } from '../../support/defined.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
+import { petsIn } from './storage-engines.ts';
 
 /** The bound on a request's wait while PostgreSQL is unreachable. */
 const UNAVAILABLE_WITHIN_MS = 2_000;
@@ -73,14 +77,16 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
       url,
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
-    expect(tables.map(({ name }) => name)).toEqual(['api_keys', 'pets', 'schema_migrations', 'settings']);
+    // The service's own tables and one per collection of the contract.
+    const expected = [...SERVICE_TABLES, ...collectionTables(loadContract()).map((table) => table.name)];
+    expect(tables.map(({ name }) => name)).toEqual(expected.sort());
     const [first, ...others] = storages.map((storage) => storage.cursorSecret);
     for (const secret of others) expect(secret).toEqual(first);
   });
 
   it('refuses a database at a newer schema version than the program knows, naming both', async () => {
     const { url } = await emptyDatabase();
-    await migratePostgres(url, 1_500);
+    await migratePostgres(url, 1_500, loadContract());
     await query(url, 'INSERT INTO schema_migrations (version) VALUES (99)');
     await expect(openPostgresStorage(url)).rejects.toThrow(
       `The database is at schema version 99, newer than this program knows (${POSTGRES_MIGRATIONS.length}); run a newer version of the service.`,
@@ -91,9 +97,12 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
     const { url } = await emptyDatabase();
     const failing = [
       ...POSTGRES_MIGRATIONS,
-      { version: 2, sql: 'CREATE TABLE owners (id bigint PRIMARY KEY); SELECT no_such_function()' },
+      {
+        version: POSTGRES_MIGRATIONS.length + 1,
+        sql: 'CREATE TABLE owners (id bigint PRIMARY KEY); SELECT no_such_function()',
+      },
     ];
-    await expect(migratePostgres(url, 1_500, failing)).rejects.toThrow(/no_such_function/);
+    await expect(migratePostgres(url, 1_500, loadContract(), failing)).rejects.toThrow(/no_such_function/);
     expect(await query(url, "SELECT to_regclass('owners') AS owners, to_regclass('pets') AS pets")).toEqual([
       { owners: null, pets: null },
     ]);
@@ -110,24 +119,24 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
   });
 
   it('refuses a pet name with U+0000, which PostgreSQL text cannot hold, and stores nothing', async () => {
-    const { pets } = await open((await emptyDatabase()).url);
+    const pets = petsIn(await open((await emptyDatabase()).url));
     await expect(pets.create({ name: 'Re\u0000x', categoryId: 1, status: 'available' })).rejects.toThrow(RangeError);
-    expect(await pets.list({ limit: 10 })).toEqual({ pets: [], hasMore: false });
+    expect(await pets.list({ limit: 10 })).toEqual({ items: [], hasMore: false });
   });
 
   it('hands out ids beyond 2^32 as exact numbers', async () => {
     const { url } = await emptyDatabase();
-    const { pets } = await open(url);
+    const pets = petsIn(await open(url));
     await query(url, "SELECT setval(pg_get_serial_sequence('pets', 'id'), $1)", [2 ** 40]);
     const created = await pets.create({ name: 'Far', categoryId: 1, status: 'available' });
     expect(created.id).toBe(2 ** 40 + 1);
     expect(await pets.get(2 ** 40 + 1)).toEqual(created);
-    expect((await pets.list({ limit: 1, afterId: 2 ** 40 })).pets).toEqual([created]);
+    expect((await pets.list({ limit: 1, afterId: 2 ** 40 })).items).toEqual([created]);
   });
 
   it('opens no more connections than the pool size, however many requests run at once', async () => {
     const { url } = await emptyDatabase();
-    const { pets } = await open(url, { poolSize: 2 });
+    const pets = petsIn(await open(url, { poolSize: 2 }));
     await Promise.all(
       Array.from({ length: 30 }, (_, index) => pets.create({ name: `Pet ${index}`, categoryId: 1, status: 'sold' })),
     );
@@ -137,11 +146,11 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
     );
     expect(connections).toBeGreaterThan(0);
     expect(connections).toBeLessThanOrEqual(2);
-    expect((await pets.list({ limit: 100 })).pets).toHaveLength(30);
+    expect((await pets.list({ limit: 100 })).items).toHaveLength(30);
   });
 });
 
-describe.skipIf(!(await postgresReachable()))('PostgresPetStore queries', () => {
+describe.skipIf(!(await postgresReachable()))('PostgreSQL collection queries', () => {
   /** The plan of `statement` for `values`, as PostgreSQL runs it: prepared, then executed. */
   async function planOf(url: string, statement: { text: string }, types: string, values: string): Promise<string> {
     const client = new pg.Client({ connectionString: url });
@@ -157,17 +166,22 @@ describe.skipIf(!(await postgresReachable()))('PostgresPetStore queries', () => 
 
   it('reads a page in id order through an index, without sorting, on a table where one status is nearly every pet', async () => {
     const { url } = await emptyDatabase();
-    await migratePostgres(url, 1_500);
+    await migratePostgres(url, 1_500, loadContract());
     await query(
       url,
       "INSERT INTO pets (name, category_id, status) SELECT 'Pet', 1, CASE WHEN n % 1000 = 0 THEN 'sold' ELSE 'available' END FROM generate_series(1, 20000) AS n",
     );
     await query(url, 'ANALYZE pets');
 
-    const rare = await planOf(url, PET_STATEMENTS.pageByStatus, 'text, bigint, bigint', "'sold', 0, 21");
+    const pets = defined(
+      collectionTables(loadContract()).find((table) => table.name === 'pets'),
+      'the pets table',
+    );
+    const byStatus = pageStatement(pets, ['status']);
+    const rare = await planOf(url, byStatus, 'text, bigint, bigint', "'sold', 0, 21");
     expect(rare).toMatch(/Index (Only )?Scan using pets_status_id on pets/);
-    const common = await planOf(url, PET_STATEMENTS.pageByStatus, 'text, bigint, bigint', "'available', 0, 21");
-    const unfiltered = await planOf(url, PET_STATEMENTS.page, 'bigint, bigint', '0, 21');
+    const common = await planOf(url, byStatus, 'text, bigint, bigint', "'available', 0, 21");
+    const unfiltered = await planOf(url, pageStatement(pets, []), 'bigint, bigint', '0, 21');
     expect(unfiltered).toMatch(/Index Scan using pets_pkey on pets/);
     for (const plan of [rare, common, unfiltered]) {
       expect(plan).not.toMatch(/Sort|Seq Scan/);
@@ -187,16 +201,16 @@ describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the d
     proxied.port = String(proxy.port);
     const storage = await open(proxied.href, { poolSize: 2, ...options });
     const { secret } = await storage.keys.create({ plan: 'free' });
-    const pet = await storage.pets.create({ name: 'Rex', categoryId: 1, status: 'available' });
+    const pet = await petsIn(storage).create({ name: 'Rex', categoryId: 1, status: 'available' });
     return { proxy, storage, secret, pet };
   }
 
   function calls(storage: Storage, secret: string, petId: number): Array<[string, () => Promise<unknown>]> {
     return [
-      ['create', () => storage.pets.create({ name: 'Lost', categoryId: 1, status: 'available' })],
-      ['get', () => storage.pets.get(petId)],
-      ['list', () => storage.pets.list({ limit: 10 })],
-      ['list by status', () => storage.pets.list({ limit: 10, status: 'available' })],
+      ['create', () => petsIn(storage).create({ name: 'Lost', categoryId: 1, status: 'available' })],
+      ['get', () => petsIn(storage).get(petId)],
+      ['list', () => petsIn(storage).list({ limit: 10 })],
+      ['list by status', () => petsIn(storage).list({ limit: 10, filters: { status: 'available' } })],
       ['findActive', () => storage.keys.findActive(secret)],
       ['ping', () => storage.ping()],
     ];
@@ -216,10 +230,10 @@ describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the d
     await expectEveryCallUnavailable(storage, secret, pet.id);
 
     await proxy.forward();
-    expect(await storage.pets.get(pet.id)).toEqual(pet);
+    expect(await petsIn(storage).get(pet.id)).toEqual(pet);
     expect(await storage.keys.findActive(secret)).toMatchObject({ plan: 'free' });
     // The pet refused while PostgreSQL was away was not stored.
-    expect((await storage.pets.list({ limit: 10 })).pets).toEqual([pet]);
+    expect((await petsIn(storage).list({ limit: 10 })).items).toEqual([pet]);
   });
 
   it('answers every call with StorageUnavailableError within the timeouts while the network drops everything, and serves again once it carries', async () => {
@@ -228,7 +242,7 @@ describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the d
     await expectEveryCallUnavailable(storage, secret, pet.id);
 
     await proxy.forward();
-    expect(await storage.pets.get(pet.id)).toEqual(pet);
+    expect(await petsIn(storage).get(pet.id)).toEqual(pet);
     expect(await storage.keys.findActive(secret)).toMatchObject({ plan: 'free' });
   });
 });

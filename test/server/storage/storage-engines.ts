@@ -5,6 +5,8 @@ import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { Clock } from '../../../core/clock.ts';
+import type { CollectionStore } from '../../../core/collections/store.ts';
+import type { Pet } from '../../../generated/openapi.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import { openSqliteStorage } from '../../../server/store/sqlite-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
@@ -13,6 +15,11 @@ import { defined } from '../../support/defined.ts';
 import { useTempDirs } from './temp-dir.ts';
 
 export type StorageEngine = 'SQLite' | 'PostgreSQL';
+
+/** The pets collection of `storage`, typed. */
+export function petsIn(storage: Pick<Storage, 'collections'>): CollectionStore<Pet> {
+  return storage.collections('pets') as CollectionStore<Pet>;
+}
 
 export interface EmptyDatabase {
   /** The storage opened on this test's empty database. */

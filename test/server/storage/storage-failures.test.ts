@@ -4,18 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../../core/app.ts';
-import { createMemoryRateLimiter } from '../../../core/limiter/memory-rate-limiter.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { openService, type Service } from '../../../server/service.ts';
-import { SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
 import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
 import { defined } from '../../support/defined.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
-import { CONTRACT_BAN } from '../limiter/limiter-fixtures.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -221,25 +217,17 @@ describe('storage failures injected into a database', () => {
 
   /** A request with a key whose lookup throws `failure`. */
   async function requestWhileKeyLookupFails(failure: Error): Promise<Response> {
-    const clock = new FakeClock();
-    const db = openDatabase(':memory:');
-    cleanups.push(() => db.close());
-    const keys = new SqliteKeyStore(db, clock);
+    const { app, keys, close } = openService({
+      databasePath: ':memory:',
+      clock: new FakeClock(),
+      logger: createLogger('silent'),
+      clientAddress: () => '192.0.2.1',
+    });
+    cleanups.push(close);
+    // The app holds this very store.
     keys.findActive = async () => {
       throw failure;
     };
-    const app = createApp({
-      pets: new SqlitePetStore(db),
-      keys,
-      limiters: {
-        keys: createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }),
-        addresses: createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }),
-      },
-      clock,
-      logger: createLogger('silent'),
-      cursorSecret: getOrCreateSecret(db, 'cursor-secret'),
-      clientAddress: () => '192.0.2.1',
-    });
     return app.request('/v1/pets', { headers: { Authorization: 'Bearer ask_unverifiable' } });
   }
 

@@ -1,33 +1,39 @@
 // What only SQLite shows: its query plans, its read cache and its group commit. The behaviour both engines share is
-// in pet-store.test.ts, which runs on SQLite too.
+// in collection-store.test.ts, which runs on SQLite too.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
+import type { CollectionStore } from '../../../core/collections/store.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import type { Pet } from '../../../generated/openapi.ts';
 import type { Database } from '../../../server/database.ts';
 import { openDatabase } from '../../../server/database.ts';
-import type { Pet } from '../../../server/store/pet-store.ts';
-import { PET_QUERIES, SqlitePetStore } from '../../../server/store/sqlite-pet-store.ts';
+import { collectionTables } from '../../../server/store/collection-tables.ts';
+import { pageQuery, sqliteCollectionStores } from '../../../server/store/sqlite-collections.ts';
 import { defined } from '../../support/defined.ts';
 
 let db: Database;
-let store: SqlitePetStore;
+let store: CollectionStore<Pet>;
+
+/** The pets collection's store on `db`, as the service opens it. */
+const petStore = () => sqliteCollectionStores(db, loadContract())('pets') as CollectionStore<Pet>;
 
 beforeEach(() => {
   db = openDatabase(':memory:');
-  store = new SqlitePetStore(db);
+  store = petStore();
 });
 afterEach(() => db.close());
 
-describe('SqlitePetStore read cache', () => {
+describe('SQLite collection store read cache', () => {
   it('hands out pets no caller can alter for the next reader', async () => {
     const pet = await store.create({ name: 'Pet 1', categoryId: 1, status: 'available' });
-    const listed = (await store.list({ limit: 10 })).pets;
+    const listed = (await store.list({ limit: 10 })).items;
     expect(() => listed.push(pet)).toThrow(TypeError);
     expect(() => Object.assign(defined(listed[0], 'a listed pet'), { name: 'Changed' })).toThrow(TypeError);
-    expect(await store.list({ limit: 10 })).toEqual({ pets: [pet], hasMore: false });
+    expect(await store.list({ limit: 10 })).toEqual({ items: [pet], hasMore: false });
   });
 });
 
-describe('SqlitePetStore queries', () => {
+describe('SQLite collection queries', () => {
   function planOf(sql: string, ...parameters: unknown[]): string[] {
     return db
       .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
@@ -43,27 +49,40 @@ describe('SqlitePetStore queries', () => {
     db.exec('ANALYZE');
   }
 
-  it.each([
-    ['an empty table', () => {}],
-    ['statistics of a table where one status is nearly every pet', fillSkewed],
-  ])('seeks a status-filtered page through the (status, id) index without sorting, on %s', (_, prepare) => {
-    prepare();
+  const filtered = collectionTables(loadContract()).flatMap((table) =>
+    [...table.filterIndexes].map(([filter, { index, column }]) => ({ table, filter, index, column })),
+  );
+
+  it.each(filtered)(
+    'seeks a page of $table.name filtered by $filter through the ($column, id) index without sorting',
+    ({ table, filter, index, column }) => {
+      const plan = planOf(pageQuery(table, [filter]), 'x', 0, 21);
+      expect(plan).toEqual([`SEARCH ${table.name} USING INDEX ${index} (${column}=? AND id>?)`]);
+    },
+  );
+
+  it('keeps seeking the pets of a status through its index when statistics say one status is nearly every pet', () => {
+    fillSkewed();
+    const [pets] = collectionTables(loadContract()).filter((table) => table.name === 'pets');
     for (const status of ['available', 'sold']) {
-      const plan = planOf(PET_QUERIES.pageByStatus, status, 0, 21);
+      const plan = planOf(pageQuery(defined(pets, 'the pets table'), ['status']), status, 0, 21);
       expect(plan).toEqual([expect.stringMatching(/^SEARCH pets USING INDEX pets_status_id \(status=\? AND id>\?\)$/)]);
       expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
     }
   });
 
-  it('seeks an unfiltered page on the id (rowid) without sorting', () => {
-    const plan = planOf(PET_QUERIES.page, 0, 21);
-    expect(plan).toEqual(['SEARCH pets USING INTEGER PRIMARY KEY (rowid>?)']);
-  });
+  it.each(collectionTables(loadContract()))(
+    'seeks an unfiltered page of $name on the id (rowid) without sorting',
+    (table) => {
+      const plan = planOf(pageQuery(table, []), 0, 21);
+      expect(plan).toEqual([`SEARCH ${table.name} USING INTEGER PRIMARY KEY (rowid>?)`]);
+    },
+  );
 });
 
-describe('SqlitePetStore group commit', () => {
+describe('SQLite collection store group commit', () => {
   /** A store on `db` whose transactions are counted: one per run of a transaction's body. */
-  function countingStore(): { store: SqlitePetStore; transactions: () => number } {
+  function countingStore(): { store: CollectionStore<Pet>; transactions: () => number } {
     let transactions = 0;
     const transaction = db.transaction.bind(db);
     vi.spyOn(db, 'transaction').mockImplementation(((body: (...args: unknown[]) => unknown) =>
@@ -71,7 +90,7 @@ describe('SqlitePetStore group commit', () => {
         transactions += 1;
         return body(...args);
       })) as typeof db.transaction);
-    return { store: new SqlitePetStore(db), transactions: () => transactions };
+    return { store: petStore(), transactions: () => transactions };
   }
 
   const newPet = (index: number) => ({ name: `Pet ${index}`, categoryId: index + 1, status: 'available' as const });
@@ -86,7 +105,7 @@ describe('SqlitePetStore group commit', () => {
     const ids = created.map((pet) => pet.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(100);
-    expect(await store.list({ limit: 200 })).toEqual({ pets: created, hasMore: false });
+    expect(await store.list({ limit: 200 })).toEqual({ items: created, hasMore: false });
   });
 
   it('caps a transaction at 256 pets and writes the rest in the next ones, still in order', async () => {
@@ -140,6 +159,6 @@ describe('SqlitePetStore group commit', () => {
     db.exec(`PRAGMA max_page_count = ${pagesInUse * 10}`);
     const next: Pet = await store.create(newPet(1));
     expect(next).toEqual({ id: 2, ...newPet(1) });
-    expect((await store.list({ limit: 10 })).pets.map((pet) => pet.id)).toEqual([1, 2]);
+    expect((await store.list({ limit: 10 })).items.map((pet) => pet.id)).toEqual([1, 2]);
   });
 });

@@ -1,17 +1,21 @@
-// PetStore's behaviour, the same on SQLite and PostgreSQL. What only SQLite shows (its query
-// plans, its read cache) is in sqlite-pet-store.test.ts.
+// A collection store's behaviour, the same on SQLite and PostgreSQL, shown on the pets. What only
+// SQLite shows (its query plans, its read cache) is in sqlite-collections.test.ts; every collection
+// of the contract is stored and read back in contract-collections.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { Pet, PetStatus } from '../../../server/store/pet-store.ts';
+import type { CollectionStore } from '../../../core/collections/store.ts';
+import type { Pet, PetStatus } from '../../../generated/openapi.ts';
 import { postgresReachable } from '../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
 import { type StorageEngine, useEmptyDatabase } from './storage-engines.ts';
 
-describe('PetStore on SQLite', () => petStoreBehaviour('SQLite'));
-describe.skipIf(!(await postgresReachable()))('PetStore on PostgreSQL', () => petStoreBehaviour('PostgreSQL'));
+describe('the pets collection store on SQLite', () => petStoreBehaviour('SQLite'));
+describe.skipIf(!(await postgresReachable()))('the pets collection store on PostgreSQL', () =>
+  petStoreBehaviour('PostgreSQL'),
+);
 
 function petStoreBehaviour(engine: StorageEngine): void {
   const database = useEmptyDatabase(engine);
-  const store = () => database.storage().pets;
+  const store = () => database.storage().collections('pets') as CollectionStore<Pet>;
 
   async function createPets(statuses: readonly PetStatus[]): Promise<Pet[]> {
     const pets: Pet[] = [];
@@ -60,13 +64,13 @@ function petStoreBehaviour(engine: StorageEngine): void {
       await expect(store().create({ name: 'Rex\ud800', categoryId: 1, status: 'available' })).rejects.toThrow(
         RangeError,
       );
-      expect((await store().list({ limit: 10 })).pets).toEqual([]);
+      expect((await store().list({ limit: 10 })).items).toEqual([]);
     });
 
     it('keeps created pets after the storage is closed and opened again', async () => {
       const created = await store().create({ name: 'Rex', categoryId: 3, status: 'pending' });
       const reopened = await database.reopen();
-      expect(await reopened.pets.get(created.id)).toEqual(created);
+      expect(await reopened.collections('pets').get(created.id)).toEqual(created);
     });
   });
 
@@ -89,14 +93,14 @@ function petStoreBehaviour(engine: StorageEngine): void {
     it('returns pets in ascending id order, at most limit of them, and says whether more exist', async () => {
       await createPets(statuses);
       const page = await store().list({ limit: 3 });
-      expect(page.pets.map((pet) => pet.id)).toEqual([1, 2, 3]);
+      expect(page.items.map((pet) => pet.id)).toEqual([1, 2, 3]);
       expect(page.hasMore).toBe(true);
     });
 
     it('continues after afterId and reports no more on the last page', async () => {
       await createPets(statuses);
       const page = await store().list({ limit: 4, afterId: 3 });
-      expect(page.pets.map((pet) => pet.id)).toEqual([4, 5, 6, 7]);
+      expect(page.items.map((pet) => pet.id)).toEqual([4, 5, 6, 7]);
       expect(page.hasMore).toBe(false);
     });
 
@@ -107,15 +111,15 @@ function petStoreBehaviour(engine: StorageEngine): void {
 
     it('keeps only pets of the given status, still in id order and paged', async () => {
       await createPets(statuses);
-      const first = await store().list({ limit: 2, status: 'sold' });
-      expect(first.pets.map((pet) => [pet.id, pet.status])).toEqual([
+      const first = await store().list({ limit: 2, filters: { status: 'sold' } });
+      expect(first.items.map((pet) => [pet.id, pet.status])).toEqual([
         [2, 'sold'],
         [5, 'sold'],
       ]);
       expect(first.hasMore).toBe(true);
 
-      const second = await store().list({ limit: 2, status: 'sold', afterId: 5 });
-      expect(second.pets.map((pet) => pet.id)).toEqual([7]);
+      const second = await store().list({ limit: 2, filters: { status: 'sold' }, afterId: 5 });
+      expect(second.items.map((pet) => pet.id)).toEqual([7]);
       expect(second.hasMore).toBe(false);
     });
 
@@ -125,46 +129,46 @@ function petStoreBehaviour(engine: StorageEngine): void {
       let afterId: number | undefined;
       for (;;) {
         const page = await store().list({ limit: 2, afterId });
-        seen.push(...page.pets);
+        seen.push(...page.items);
         if (!page.hasMore) break;
-        afterId = defined(page.pets.at(-1), 'a pet on a page with more after it').id;
+        afterId = defined(page.items.at(-1), 'a pet on a page with more after it').id;
       }
       expect(seen).toEqual(created);
     });
 
     it('returns an empty last page when nothing matches', async () => {
       await createPets(['available']);
-      expect(await store().list({ limit: 20, status: 'pending' })).toEqual({ pets: [], hasMore: false });
+      expect(await store().list({ limit: 20, filters: { status: 'pending' } })).toEqual({ items: [], hasMore: false });
     });
   });
 
   describe('reads after writes', () => {
     it('lists and gets a pet this store created right after reading the same page', async () => {
       await createPets(['available']);
-      expect((await store().list({ limit: 10 })).pets).toHaveLength(1);
+      expect((await store().list({ limit: 10 })).items).toHaveLength(1);
       const created = await store().create({ name: 'Newcomer', categoryId: 2, status: 'available' });
-      expect((await store().list({ limit: 10 })).pets.at(-1)).toEqual(created);
+      expect((await store().list({ limit: 10 })).items.at(-1)).toEqual(created);
       expect(await store().get(created.id)).toEqual(created);
     });
 
     it('sees at once what another instance on the same database committed', async () => {
       const reader = store();
-      const writer = (await database.openAnother()).pets;
+      const writer = (await database.openAnother()).collections('pets') as CollectionStore<Pet>;
       const first = await writer.create({ name: 'First', categoryId: 1, status: 'available' });
-      expect(await reader.list({ limit: 10 })).toEqual({ pets: [first], hasMore: false });
+      expect(await reader.list({ limit: 10 })).toEqual({ items: [first], hasMore: false });
       expect(await reader.get(first.id)).toEqual(first);
 
       const second = await writer.create({ name: 'Second', categoryId: 1, status: 'available' });
       await database.query(`UPDATE pets SET status = 'sold' WHERE id = ${first.id}`);
       expect(await reader.list({ limit: 10 })).toEqual({
-        pets: [{ ...first, status: 'sold' }, second],
+        items: [{ ...first, status: 'sold' }, second],
         hasMore: false,
       });
       expect(await reader.get(first.id)).toEqual({ ...first, status: 'sold' });
     });
 
     it('gives every pet created at once by two instances its own id', async () => {
-      const other = (await database.openAnother()).pets;
+      const other = (await database.openAnother()).collections('pets') as CollectionStore<Pet>;
       const created = await Promise.all(
         Array.from({ length: 20 }, (_, index) =>
           (index % 2 === 0 ? store() : other).create({ name: `Pet ${index}`, categoryId: 1, status: 'available' }),
@@ -172,7 +176,7 @@ function petStoreBehaviour(engine: StorageEngine): void {
       );
       const ids = created.map((pet) => pet.id).sort((a, b) => a - b);
       expect(ids).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
-      expect((await store().list({ limit: 100 })).pets).toHaveLength(20);
+      expect((await store().list({ limit: 100 })).items).toHaveLength(20);
     });
   });
 }

@@ -1,9 +1,9 @@
 // `GET /`: what answers at this origin and where to go next, for a person or a tool that lands on
-// it. Like the docs, it is no API operation: createApp mounts it before rate limiting and
+// it. Like the docs, it is no API operation: the service mounts it with the docs, before rate limiting and
 // authentication, so it needs no key and counts against no window.
 import { Hono } from 'hono';
 import type { Contract } from '../contract/index.ts';
-import type { AppEnv } from './http-types.ts';
+import type { AppEnv } from '../core/http-types.ts';
 
 export function indexRoute(contract: Contract): Hono<AppEnv> {
   const index = {

@@ -26,6 +26,12 @@ function listRequestsSince(start: number): string[] {
   return t.sent.slice(start).map((request) => `${request.method} ${new URL(request.url).pathname}`);
 }
 
+describe('listAll against the real server', () => {
+  it('is what listAllPets does for /pets', async () => {
+    expect(await collect(t.client.listAll('/pets', { limit: 25 }))).toEqual(await collect(t.client.listAllPets()));
+  });
+});
+
 describe('listAllPets against the real server', () => {
   it('yields every pet once, in ascending id order, following six pages of 10', async () => {
     const start = t.sent.length;

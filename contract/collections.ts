@@ -1,0 +1,169 @@
+// The collections the contract declares, read from its paths by the API's convention: `POST /x`
+// creates an item (201, the item with the `id` the service gave it), `GET /x` lists items (a JSON
+// array, paged by `limit` and `cursor`, filtered by query parameters named after item fields) and
+// `GET /x/{id}` fetches one. Storage, the generic handlers and the mocks serve any collection from
+// this description, so a new one needs no code of its own.
+import type { Contract, ContractOperation } from './contract.ts';
+import { type JsonObject, type JsonSchema, resolveRef } from './document.ts';
+
+export type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'json';
+
+export interface CollectionField {
+  /** As the item schema names it: `categoryId`. */
+  name: string;
+  /** Where the storage engines keep it: `category_id`. */
+  column: string;
+  type: FieldType;
+  /** Whether the item schema requires it. */
+  required: boolean;
+  /** The item schema's `default`: what a create that does not send the field stores (`status: placed`). */
+  default?: unknown;
+}
+
+export interface Collection {
+  /** The contract's path of the collection: `/store/orders`. */
+  path: string;
+  /** Its name in storage: the path's segments joined by `_`, `store_orders`. */
+  name: string;
+  /** The path the service serves: `/v1/store/orders`. */
+  servedPath: string;
+  /** What one item is called in messages: its schema's name in lower case (`order`). */
+  noun: string;
+  /** The item's fields other than `id`, in the schema's order. */
+  fields: CollectionField[];
+  /** The list's query parameters that keep only items with that field's value (`status`), in the contract's order. */
+  filters: string[];
+  list?: ContractOperation;
+  create?: ContractOperation;
+  fetch?: ContractOperation;
+  /** The path parameter of `fetch` that carries the id (`orderId`). */
+  idParameter?: string;
+}
+
+export type CollectionRole = 'list' | 'create' | 'fetch';
+
+const found = new WeakMap<Contract, Collection[]>();
+
+/** Every collection of the contract, in the order of its paths; read once per contract. */
+export function collectionsOf(contract: Contract): Collection[] {
+  const known = found.get(contract) ?? readCollections(contract);
+  found.set(contract, known);
+  return known;
+}
+
+/** The collection and the part `operation` plays in it, when it plays one. */
+export function collectionRoleOf(
+  contract: Contract,
+  operationId: string,
+): { collection: Collection; role: CollectionRole } | undefined {
+  for (const collection of collectionsOf(contract)) {
+    for (const role of ['list', 'create', 'fetch'] as const) {
+      if (collection[role]?.operationId === operationId) return { collection, role };
+    }
+  }
+  return undefined;
+}
+
+function readCollections(contract: Contract): Collection[] {
+  const { document } = contract;
+  const operations = contract.operations.filter((operation) => !operation.isPublic);
+  const itemSchemaOf = (operation: ContractOperation, status: string, inArray: boolean) => {
+    const schema = jsonSchema(operation.responses[status]?.definition);
+    if (schema === undefined) return undefined;
+    const resolved = resolveRef<JsonSchema>(document, schema);
+    const item = inArray ? (resolved.type === 'array' ? resolved.items : undefined) : schema;
+    return item !== undefined && hasIntegerId(document, item) ? (item as JsonSchema) : undefined;
+  };
+
+  const byPath = new Map<string, { item: JsonSchema; list?: ContractOperation; create?: ContractOperation }>();
+  for (const operation of operations) {
+    const role =
+      operation.method === 'POST'
+        ? { create: operation, item: itemSchemaOf(operation, '201', false) }
+        : operation.method === 'GET'
+          ? { list: operation, item: itemSchemaOf(operation, '200', true) }
+          : undefined;
+    if (role?.item === undefined) continue;
+    byPath.set(operation.path, {
+      ...byPath.get(operation.path),
+      ...role,
+      item: byPath.get(operation.path)?.item ?? role.item,
+    });
+  }
+
+  return [...byPath].map(([path, { item, list, create }]) => {
+    const fetch = operations.find(
+      (operation) =>
+        operation.method === 'GET' &&
+        /^\{[^}/]+\}$/.test(operation.path.slice(path.length + 1)) &&
+        operation.path.startsWith(`${path}/`) &&
+        itemSchemaOf(operation, '200', false) !== undefined,
+    );
+    const fields = fieldsOf(document, item);
+    const fieldNames = new Set(fields.map((field) => field.name));
+    const filters = (list?.parameters ?? [])
+      .filter((parameter) => parameter.in === 'query' && fieldNames.has(parameter.name))
+      .map((parameter) => parameter.name);
+    return {
+      path,
+      name: path.split('/').filter(Boolean).join('_'),
+      servedPath: (list ?? create ?? fetch)?.servedPath ?? path,
+      noun: nounOf(item, path),
+      fields,
+      filters,
+      ...(list && { list }),
+      ...(create && { create }),
+      ...(fetch && { fetch, idParameter: /\{([^}]+)\}$/.exec(fetch.path)?.[1] }),
+    };
+  });
+}
+
+function jsonSchema(response: JsonObject | undefined): JsonSchema | undefined {
+  const content = response?.content as Record<string, { schema?: JsonSchema }> | undefined;
+  return content?.['application/json']?.schema;
+}
+
+function hasIntegerId(document: object, schema: unknown): boolean {
+  const resolved = resolveRef<JsonSchema>(document, schema);
+  const properties = resolved.properties as Record<string, unknown> | undefined;
+  if (properties?.id === undefined) return false;
+  return resolveRef<JsonSchema>(document, properties.id).type === 'integer';
+}
+
+function fieldsOf(document: object, item: JsonSchema): CollectionField[] {
+  const resolved = resolveRef<JsonSchema>(document, item);
+  const required = new Set((resolved.required as string[] | undefined) ?? []);
+  return Object.entries((resolved.properties as Record<string, JsonSchema> | undefined) ?? {})
+    .filter(([name]) => name !== 'id')
+    .map(([name, node]) => {
+      // A `default` beside a `$ref` belongs to the property; one inside the referenced schema too.
+      const property = resolveRef<JsonSchema>(document, node);
+      const fallback = 'default' in node ? node.default : property.default;
+      return {
+        name,
+        column: name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+        type: fieldType(property),
+        required: required.has(name),
+        ...(fallback !== undefined && { default: fallback }),
+      };
+    });
+}
+
+function fieldType(schema: JsonSchema): FieldType {
+  const type: unknown = schema.type ?? (Array.isArray(schema.enum) ? typeof schema.enum[0] : typeof schema.const);
+  switch (type) {
+    case 'integer':
+    case 'number':
+    case 'string':
+    case 'boolean':
+      return type;
+    default:
+      return 'json';
+  }
+}
+
+function nounOf(item: JsonSchema, path: string): string {
+  const ref = typeof item.$ref === 'string' ? item.$ref : undefined;
+  const name = ref?.slice(ref.lastIndexOf('/') + 1) ?? path.slice(path.lastIndexOf('/') + 1).replace(/s$/, '');
+  return name.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
+}

@@ -1,0 +1,116 @@
+// The handlers of any collection the contract declares: create, fetch, and filtered keyset pages
+// with signed cursors and a `Link` to the next page. What they read (ranges, defaults, enums) the
+// request validator has checked against the contract already; what they answer is the item as
+// stored, so the server, the mocks and the browser mocks answer alike.
+import {
+  type Collection,
+  type CollectionRole,
+  type Contract,
+  collectionRoleOf,
+  type RequestInput,
+} from '../../contract/index.ts';
+import { ApiError } from '../errors.ts';
+import type { AppContext } from '../http-types.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import type { CollectionStore, CollectionStores, FilterValue } from './store.ts';
+
+/**
+ * A handler as the app calls it: with the request's validated input, which the generated types
+ * narrow for each operation (`Handler<'listPets'>`), so any handler is one.
+ */
+export type RouteHandler = (c: AppContext, input: never) => Promise<Response>;
+
+type InputHandler = (c: AppContext, input: RequestInput) => Promise<Response>;
+
+/** What no `limit` parameter limits: a list without the paging convention answers every item. */
+const EVERY_ITEM = Number.MAX_SAFE_INTEGER;
+
+export interface CollectionHandlerDeps {
+  contract: Contract;
+  stores: CollectionStores;
+  cursors: CursorCodec;
+}
+
+/**
+ * The handler of `operationId` when it lists, creates or fetches a collection's items; undefined
+ * for an operation that plays no part in a collection.
+ */
+export function collectionHandler(deps: CollectionHandlerDeps, operationId: string): RouteHandler | undefined {
+  const found = collectionRoleOf(deps.contract, operationId);
+  if (!found) return undefined;
+  const { collection, role } = found;
+  const store = deps.stores(collection.name);
+  const handlers: Record<CollectionRole, () => InputHandler> = {
+    list: () => listItems(collection, store, deps.cursors),
+    create: () => createItem(collection, store),
+    fetch: () => fetchItem(collection, store),
+  };
+  return handlers[role]();
+}
+
+function listItems(collection: Collection, store: CollectionStore, cursors: CursorCodec): InputHandler {
+  const parameters = new Set(collection.list?.parameters.map((parameter) => parameter.name));
+  const pagesByCursor = parameters.has('cursor') && parameters.has('limit');
+  return async (c, { query }) => {
+    // The validator has filled in the contract's default `limit`.
+    const limit = typeof query.limit === 'number' ? query.limit : EVERY_ITEM;
+    const filters: Record<string, FilterValue> = {};
+    for (const name of collection.filters) {
+      const value = query[name];
+      if (value !== undefined) filters[name] = value as FilterValue;
+    }
+    const expected = { collection: collection.name, filters };
+    const afterId =
+      typeof query.cursor === 'string' ? cursors.decode(query.cursor, expected, collection.filters) : undefined;
+    const page = await store.list({ limit, filters, afterId });
+    const last = page.items.at(-1);
+    if (pagesByCursor && page.hasMore && last) {
+      // The next page repeats the request's limit (also when it was the default) and filters.
+      const next = new URLSearchParams({ limit: String(limit) });
+      for (const [name, value] of Object.entries(filters)) next.set(name, String(value));
+      next.set('cursor', cursors.encode({ ...expected, afterId: last.id }));
+      c.header('Link', `<${collection.servedPath}?${next}>; rel="next"`);
+    }
+    return c.json(page.items, 200);
+  };
+}
+
+function createItem(collection: Collection, store: CollectionStore): InputHandler {
+  const location = collection.create?.responses['201']?.headers.Location !== undefined;
+  return async (c, { body }) => {
+    const item = await store.create(newItemFields(collection, body as Record<string, unknown>));
+    if (location) c.header('Location', `${collection.servedPath}/${item.id}`);
+    return c.json(item, 201);
+  };
+}
+
+function fetchItem(collection: Collection, store: CollectionStore): InputHandler {
+  const idParameter = collection.idParameter ?? 'id';
+  return async (c, { path }) => {
+    // The validator has checked that the id is an integer in the contract's range.
+    const id = path[idParameter] as number;
+    const item = await store.get(id);
+    if (!item) throw new ApiError(404, 'not_found', `No ${collection.noun} has the id ${id}.`);
+    return c.json(item, 200);
+  };
+}
+
+/**
+ * What a create stores: each field of the item as the body sends it, else the item schema's
+ * default (an order's `status` is `placed`). A required field with neither is a contract the
+ * collection cannot serve, named so the author can add the default.
+ */
+export function newItemFields(collection: Collection, body: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const field of collection.fields) {
+    const value = body[field.name] ?? field.default;
+    if (value !== undefined) fields[field.name] = value;
+    else if (field.required) {
+      throw new Error(
+        `${collection.create?.operationId ?? collection.path} stores ${collection.noun}s whose \`${field.name}\` is required, ` +
+          'but the request body does not carry it and the item schema gives it no default.',
+      );
+    }
+  }
+  return fields;
+}

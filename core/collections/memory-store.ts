@@ -1,0 +1,55 @@
+// A collection kept in process memory: the mocks' data, seeded with the contract's examples. A
+// static mock answers a create as stored but keeps nothing, so its answers stay the same all day;
+// a stateful one keeps what is created until it is reset.
+import type { CollectionStore, Item, Page, PageQuery } from './store.ts';
+
+export interface MemoryStoreOptions {
+  /** Keep created items, so they are listed and fetched until a reset; answered unsaved by default. */
+  keepsCreated?: boolean;
+}
+
+export class MemoryCollectionStore implements CollectionStore {
+  readonly #seed: readonly Item[];
+  readonly #keepsCreated: boolean;
+  #items: Item[] = [];
+  #nextId = 1;
+
+  constructor(seed: readonly Item[], { keepsCreated = false }: MemoryStoreOptions = {}) {
+    this.#seed = [...seed].sort((a, b) => a.id - b.id);
+    this.#keepsCreated = keepsCreated;
+    this.reset();
+  }
+
+  /** Back to the seed; the ids of items created since are not handed out again. */
+  reset(): void {
+    this.#items = [...this.#seed];
+    this.#nextId = Math.max(this.#nextId, (this.#seed.at(-1)?.id ?? 0) + 1);
+  }
+
+  async create(fields: Record<string, unknown>): Promise<Item> {
+    const created = { id: this.#nextId, ...fields };
+    this.#nextId += 1;
+    if (this.#keepsCreated) this.#items.push(created);
+    return created;
+  }
+
+  async get(id: number): Promise<Item | undefined> {
+    return this.#items.find((item) => item.id === id);
+  }
+
+  async list({ limit, filters = {}, afterId = 0 }: PageQuery): Promise<Page> {
+    const wanted = Object.entries(filters);
+    const matching = this.#items.filter(
+      (item) => item.id > afterId && wanted.every(([field, value]) => item[field] === value),
+    );
+    return { items: matching.slice(0, limit), hasMore: matching.length > limit };
+  }
+}
+
+/** Memory stores for the mocks, one per collection name, each with its seed. */
+export function memoryStores(
+  seeds: ReadonlyMap<string, readonly Item[]>,
+  options: MemoryStoreOptions = {},
+): Map<string, MemoryCollectionStore> {
+  return new Map([...seeds].map(([name, seed]) => [name, new MemoryCollectionStore(seed, options)]));
+}

@@ -1,0 +1,34 @@
+// The service's app from its parts: the app core with the server's handler table, the docs and the
+// index beside the API, and cursors signed with the storage's secret. Every way of running the
+// service (the process, the tests, the bench) assembles the app here.
+import { createHmac } from 'node:crypto';
+import { Hono } from 'hono';
+import type { Contract } from '../contract/index.ts';
+import { type AppDeps, createApp } from '../core/app.ts';
+import type { AppEnv } from '../core/http-types.ts';
+import { createCursorCodec } from '../core/pagination/cursor.ts';
+import { docsRoutes } from './docs.ts';
+import { createHandlers } from './handlers/index.ts';
+import { indexRoute } from './index-route.ts';
+import type { ReadinessProbes } from './readiness.ts';
+import type { Storage } from './store/storage.ts';
+
+export interface ServiceAppDeps
+  extends Pick<AppDeps, 'limiters' | 'clock' | 'logger' | 'clientAddress' | 'corsOrigins'> {
+  contract: Contract;
+  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret'>;
+  probes: ReadinessProbes;
+}
+
+export function createServiceApp({ contract, storage, probes, ...deps }: ServiceAppDeps): Hono<AppEnv> {
+  const cursors = createCursorCodec(storage.cursorSecret, (key, message) =>
+    createHmac('sha256', key).update(message).digest(),
+  );
+  return createApp({
+    ...deps,
+    contract,
+    keys: storage.keys,
+    handlers: createHandlers({ contract, stores: storage.collections, cursors, probes }),
+    publicRoutes: new Hono<AppEnv>().route('/', docsRoutes()).route('/', indexRoute(contract)),
+  });
+}

@@ -1,0 +1,114 @@
+// The tables that hold the contract's collections, derived from it: one table per collection,
+// named after its path (`store_orders`), an `id` the engine assigns, one column per field of the
+// item schema (`categoryId` in `category_id`), and an index per filter for keyset pages. Only
+// types and presence are stored here: ranges, enums and lengths are the contract's, checked by
+// the request validator, so widening an enum or a range needs no migration.
+import type { Collection, CollectionField, Contract, FieldType } from '../../contract/index.ts';
+import { collectionsOf } from '../../contract/index.ts';
+import type { Item } from '../../core/collections/store.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** Tables of the service's own, which no collection may be stored in. */
+export const SERVICE_TABLES = ['api_keys', 'settings', 'schema_migrations'] as const;
+
+/** How each engine stores each kind of field. */
+export const COLUMN_TYPES: Record<Engine, Record<FieldType, string>> = {
+  sqlite: { integer: 'INTEGER', number: 'REAL', string: 'TEXT', boolean: 'INTEGER', json: 'TEXT' },
+  postgres: { integer: 'bigint', number: 'double precision', string: 'text', boolean: 'boolean', json: 'jsonb' },
+};
+
+export interface CollectionTable {
+  collection: Collection;
+  /** The table's name: the collection's. */
+  name: string;
+  fields: CollectionField[];
+  /** The index a page filtered by `field` reads, by filter name: `pets_status_id` on (status, id). */
+  filterIndexes: Map<string, { index: string; column: string }>;
+}
+
+/** The table of every collection of the contract; refuses a collection named like a table of the service's own. */
+export function collectionTables(contract: Contract): CollectionTable[] {
+  return collectionsOf(contract).map((collection) => {
+    if ((SERVICE_TABLES as readonly string[]).includes(collection.name)) {
+      throw new Error(
+        `The collection ${collection.path} would be stored in the table ${collection.name}, which holds the service's own data; rename its path.`,
+      );
+    }
+    const columnOf = new Map(collection.fields.map((field) => [field.name, field.column]));
+    return {
+      collection,
+      name: collection.name,
+      fields: collection.fields,
+      filterIndexes: new Map(
+        collection.filters.map((filter) => {
+          const column = columnOf.get(filter) ?? filter;
+          return [filter, { index: `${collection.name}_${column}_id`, column }];
+        }),
+      ),
+    };
+  });
+}
+
+/** `id, name, category_id AS "categoryId", ...`: the item's fields under their contract names. */
+export function selectList(table: CollectionTable): string {
+  return ['id', ...table.fields.map((field) => `${field.column} AS "${field.name}"`)].join(', ');
+}
+
+/** The value an engine stores for `value` of `field`: booleans as 0/1 in SQLite, JSON as text, an absent field as NULL. */
+export function toColumn(engine: Engine, field: CollectionField, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (field.type === 'json') return JSON.stringify(value);
+  if (field.type === 'boolean' && engine === 'sqlite') return value ? 1 : 0;
+  return value;
+}
+
+/**
+ * Turns rows as an engine returns them into items, where the fields need it: an absent optional
+ * field is left out rather than `null`, SQLite's 0/1 becomes a boolean, JSON text a value. For
+ * collections of plain required fields (the usual case) rows are items already, and nothing runs.
+ */
+export function rowReader(engine: Engine, table: CollectionTable): (row: Item) => Item {
+  const converted = table.fields.filter(
+    (field) => !field.required || field.type === 'json' || (field.type === 'boolean' && engine === 'sqlite'),
+  );
+  if (converted.length === 0) return (row) => row;
+  return (row) => {
+    const item: Item = { ...row };
+    for (const field of converted) {
+      const value = item[field.name];
+      if (value === null || value === undefined) delete item[field.name];
+      else if (field.type === 'json' && typeof value === 'string') item[field.name] = JSON.parse(value);
+      else if (field.type === 'boolean') item[field.name] = value === 1 || value === true;
+    }
+    return item;
+  };
+}
+
+/** A field's default as an SQL literal, for a column added to a table that has rows already. */
+export function defaultLiteral(engine: Engine, field: CollectionField): string {
+  const value = toColumn(engine, field, field.default);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return `'${String(value).replaceAll("'", "''")}'${engine === 'postgres' && field.type === 'json' ? '::jsonb' : ''}`;
+}
+
+/** A lone UTF-16 surrogate is no character, so UTF-8 cannot hold it: SQLite would silently replace it, PostgreSQL refuse it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Throws RangeError for a text field no engine can store exactly as given (PostgreSQL's text also holds no NUL). */
+export function assertStorable(engine: Engine, table: CollectionTable, fields: Record<string, unknown>): void {
+  for (const field of table.fields) {
+    const value = fields[field.name];
+    if (typeof value !== 'string') continue;
+    if (LONE_SURROGATE.test(value)) {
+      throw new RangeError(
+        `A ${table.collection.noun} ${field.name} with a lone UTF-16 surrogate cannot be stored exactly.`,
+      );
+    }
+    if (engine === 'postgres' && value.includes('\0')) {
+      throw new RangeError(
+        `A ${table.collection.noun} ${field.name} with U+0000 cannot be stored: PostgreSQL text holds no NUL character.`,
+      );
+    }
+  }
+}

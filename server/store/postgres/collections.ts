@@ -1,0 +1,169 @@
+// The contract's collections in PostgreSQL: their tables brought in line with the contract by the
+// migration (under its advisory lock), and a store per collection on the pool.
+import type pg from 'pg';
+import type { Contract } from '../../../contract/index.ts';
+import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
+import {
+  assertStorable,
+  COLUMN_TYPES,
+  type CollectionTable,
+  collectionTables,
+  defaultLiteral,
+  rowReader,
+  selectList,
+  toColumn,
+} from '../collection-tables.ts';
+import { execute, type NamedStatement } from './statements.ts';
+
+/**
+ * Creates the table of each collection the contract has and the database lacks, adds the columns
+ * of fields the contract added and the indexes of its filters. Runs inside the migration's
+ * transaction. A column whose type the contract changed, or a required field added without a
+ * default to a table that has rows, fails the migration, named, and changes nothing.
+ */
+export async function syncPostgresCollections(client: pg.Client, contract: Contract): Promise<void> {
+  const types = COLUMN_TYPES.postgres;
+  for (const table of collectionTables(contract)) {
+    const { rows } = await client.query<{ column_name: string; data_type: string }>(
+      `SELECT column_name, data_type FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = $1`,
+      [table.name],
+    );
+    const existing = new Map(rows.map((row) => [row.column_name, row.data_type]));
+    if (existing.size === 0) {
+      // ALWAYS: an id comes from the sequence, which never hands one out twice, not even the id
+      // of a rolled-back insert. Only db:copy overrides it.
+      const columns = table.fields.map(
+        (field) => `, ${field.column} ${types[field.type]}${field.required ? ' NOT NULL' : ''}`,
+      );
+      await client.query(
+        `CREATE TABLE ${table.name} (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY${columns.join('')})`,
+      );
+    } else {
+      for (const field of table.fields) {
+        const type = existing.get(field.column);
+        if (type === undefined) {
+          await client.query(`ALTER TABLE ${table.name} ADD COLUMN ${await addedColumn(client, table, field)}`);
+        } else if (type !== types[field.type]) {
+          throw new Error(
+            `The column ${table.name}.${field.column} holds ${type}, but the contract now makes ${field.name} a ${field.type}; migrate the data by hand.`,
+          );
+        }
+      }
+    }
+    for (const { index, column } of table.filterIndexes.values()) {
+      // A filtered page seeks to (value, afterId) and reads `limit` rows in id order.
+      await client.query(`CREATE INDEX IF NOT EXISTS ${index} ON ${table.name} (${column}, id)`);
+    }
+  }
+}
+
+async function addedColumn(client: pg.Client, table: CollectionTable, field: CollectionTable['fields'][number]) {
+  const type = COLUMN_TYPES.postgres[field.type];
+  if (!field.required) return `${field.column} ${type}`;
+  if (field.default !== undefined)
+    return `${field.column} ${type} NOT NULL DEFAULT ${defaultLiteral('postgres', field)}`;
+  const { rows } = await client.query<{ count: number }>(`SELECT count(*) AS count FROM ${table.name}`);
+  const stored = rows[0]?.count ?? 0;
+  if (stored > 0)
+    throw new Error(
+      `The contract makes ${table.collection.noun}.${field.name} required, but the ${stored} stored ${table.name} have no value for it; give it a default in the contract.`,
+    );
+  return `${field.column} ${type} NOT NULL`;
+}
+
+/** A store for each of the contract's collections, on the pool. */
+export function postgresCollectionStores(pool: pg.Pool, contract: Contract): CollectionStores {
+  const stores = new Map(
+    collectionTables(contract).map((table) => [table.name, new PostgresCollectionStore(pool, table)] as const),
+  );
+  return (name) => {
+    const store = stores.get(name);
+    if (!store) throw new Error(`The contract has no collection ${name}.`);
+    return store;
+  };
+}
+
+/**
+ * A collection in PostgreSQL, shared by every instance of the service. No read cache: another
+ * instance may write at any moment, and an indexed lookup is about as fast as asking whether it did.
+ */
+export class PostgresCollectionStore implements CollectionStore {
+  readonly #pool: pg.Pool;
+  readonly #table: CollectionTable;
+  readonly #read: (row: Item) => Item;
+  readonly #insert: NamedStatement;
+  readonly #get: NamedStatement;
+  readonly #pages = new Map<string, NamedStatement>();
+
+  constructor(pool: pg.Pool, table: CollectionTable) {
+    this.#pool = pool;
+    this.#table = table;
+    this.#read = rowReader('postgres', table);
+    const columns = table.fields.map((field) => field.column);
+    this.#insert = {
+      name: `${table.name}.insert`,
+      text: `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${selectList(table)}`,
+    };
+    this.#get = { name: `${table.name}.get`, text: `SELECT ${selectList(table)} FROM ${table.name} WHERE id = $1` };
+  }
+
+  async create(fields: Record<string, unknown>): Promise<Item> {
+    assertStorable('postgres', this.#table, fields);
+    // A single statement outside a transaction commits before PostgreSQL answers, so the item is
+    // stored (flushed to PostgreSQL's log, with the default synchronous_commit) once this resolves.
+    const { rows } = await execute<Item>(
+      this.#pool,
+      this.#insert,
+      this.#table.fields.map((field) => toColumn('postgres', field, fields[field.name])),
+    );
+    const [stored] = rows;
+    if (!stored) throw new Error(`PostgreSQL returned no row for an inserted ${this.#table.collection.noun}.`);
+    return this.#read(stored);
+  }
+
+  async get(id: number): Promise<Item | undefined> {
+    const { rows } = await execute<Item>(this.#pool, this.#get, [id]);
+    return rows[0] && this.#read(rows[0]);
+  }
+
+  async list({ limit, filters = {}, afterId = 0 }: PageQuery): Promise<Page> {
+    const given = Object.entries(filters);
+    // One row beyond the page tells whether another page exists, without counting.
+    const { rows } = await execute<Item>(this.#pool, this.#page(given.map(([name]) => name)), [
+      ...given.map(([name, value]) => {
+        const field = this.#table.fields.find((candidate) => candidate.name === name);
+        return field ? toColumn('postgres', field, value) : value;
+      }),
+      afterId,
+      limit + 1,
+    ]);
+    return { items: rows.slice(0, limit).map(this.#read), hasMore: rows.length > limit };
+  }
+
+  /** The page statement for these filters, built once per store. */
+  #page(filterNames: string[]): NamedStatement {
+    const key = filterNames.join(',');
+    let page = this.#pages.get(key);
+    if (!page) {
+      page = pageStatement(this.#table, filterNames);
+      this.#pages.set(key, page);
+    }
+    return page;
+  }
+}
+
+/**
+ * The page of `table` filtered by `filterNames` (their values, then afterId and limit + 1, as
+ * parameters): the (filter, id) index yields their items in id order from afterId on.
+ */
+export function pageStatement(table: CollectionTable, filterNames: readonly string[]): NamedStatement {
+  const conditions = filterNames.map(
+    (name, index) => `${table.filterIndexes.get(name)?.column ?? name} = $${index + 1}`,
+  );
+  const after = filterNames.length + 1;
+  return {
+    name: `${table.name}.page${filterNames.map((name) => `-by-${name}`).join('')}`,
+    text: `SELECT ${selectList(table)} FROM ${table.name} WHERE ${[...conditions, `id > $${after}`].join(' AND ')} ORDER BY id LIMIT $${after + 1}`,
+  };
+}

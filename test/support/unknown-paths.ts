@@ -1,0 +1,19 @@
+// Paths the contract does not declare, for the tests of 404s: derived from the contract and checked
+// against it, so a path it gains later is never mistaken for an unknown one.
+import { type Contract, loadContract } from '../../contract/index.ts';
+
+/**
+ * Paths relative to the API's base path that no operation serves: a made-up resource, and a
+ * made-up part below each declared path (`/pets/1/no-such-part`). Throws if the contract serves one.
+ */
+export function unknownPaths(contract: Contract = loadContract()): string[] {
+  const below = contract.operations
+    .filter((operation) => !operation.isPublic)
+    .map((operation) => `${operation.path.replace(/\{[^}]+\}/g, '1')}/1/no-such-part`);
+  const paths = [...new Set(['/no-such-resource', ...below])];
+  for (const path of paths) {
+    if (contract.match(contract.basePath + path))
+      throw new Error(`The contract serves ${path}; pick another made-up path for the tests of unknown paths.`);
+  }
+  return paths;
+}
