@@ -61,6 +61,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/store/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description Returns orders in ascending `id` (creation) order, at most `limit` of them (20 when
+         *     omitted), optionally only those with a given `status`.
+         *
+         *     The body is a plain JSON array. When more orders match, the response carries a
+         *     `Link: <...>; rel="next"` header with the URL of the next page; request it as it is
+         *     (it repeats `limit` and `status` and adds an opaque `cursor`). The last page has no
+         *     `rel="next"` link.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        /**
+         * Place an order
+         * @description Places an order for an animal of the store and returns it as stored, with the `id` the
+         *     service assigned and the status `placed`. The `Location` header gives its path.
+         *
+         *     The body must be `application/json` of at most 16 KiB (16,384 bytes). `petId` must name
+         *     an animal of the store; fields other than `petId` and `quantity` are rejected. A rejected
+         *     request stores nothing.
+         */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description Returns one order by its identifier.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -180,6 +235,41 @@ export interface components {
             /** @default available */
             status?: components["schemas"]["PetStatus"];
         };
+        /**
+         * @description Where an order stands: `placed` (received), `approved` (accepted by the store) or `delivered`. Every order is `placed` when it is created; nothing changes an order's status in 1.1.0.
+         * @example placed
+         * @enum {string}
+         */
+        OrderStatus: "placed" | "approved" | "delivered";
+        /**
+         * Format: int64
+         * @description Identifier of an order, assigned by the service on creation: starts at 1, strictly increasing, never reused.
+         * @example 7
+         */
+        OrderId: number;
+        /**
+         * Format: int32
+         * @description How many of the animal are ordered, from 1 to 100.
+         * @example 1
+         */
+        OrderQuantity: number;
+        /** @description An order of the store, as stored by the service. */
+        Order: {
+            id: components["schemas"]["OrderId"];
+            /** @description The animal ordered. */
+            petId: components["schemas"]["PetId"];
+            quantity: components["schemas"]["OrderQuantity"];
+            /** @default placed */
+            status: components["schemas"]["OrderStatus"];
+        };
+        /** @description A page of orders in ascending `id` order. Further pages are announced by the `Link` response header with `rel="next"`. */
+        Orders: components["schemas"]["Order"][];
+        /** @description An order to place: the animal and how many. Both fields are required; any other field is rejected with `400 validation_failed` naming it. */
+        NewOrder: {
+            /** @description The animal ordered; it must be an animal of the store (`GET /pets` lists them). */
+            petId: components["schemas"]["PetId"];
+            quantity: components["schemas"]["OrderQuantity"];
+        };
         /** @description The process answers. */
         Health: {
             /** @constant */
@@ -291,10 +381,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The body is not valid JSON (`malformed_json`), or lacks a required field, has an unknown field, holds an invalid value or names no animal of the store (`validation_failed`). Nothing is stored. */
+        InvalidNewOrder: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
-         * @description Maximum number of animals returned in one page, from 1 to 100. When omitted, at most 20 are returned. A value outside that range, or one that is not a whole number, is a `400 validation_failed`.
+         * @description Maximum number of items returned in one page, from 1 to 100. When omitted, at most 20 are returned. A value outside that range, or one that is not a whole number, is a `400 validation_failed`.
          * @example 20
          */
         Limit: number;
@@ -313,6 +415,16 @@ export interface components {
          * @example 42
          */
         PetId: components["schemas"]["PetId"];
+        /**
+         * @description Keeps only orders with this status; every returned order then has it. A value outside the enumeration is a `400 validation_failed`.
+         * @example placed
+         */
+        OrderStatusFilter: components["schemas"]["OrderStatus"];
+        /**
+         * @description Identifier of the order to return, written as a canonical positive decimal integer (`7`, not `07`, `+7` or `7.0`), at most 2^53-1. Anything else is a `400 validation_failed`.
+         * @example 7
+         */
+        OrderId: components["schemas"]["OrderId"];
     };
     requestBodies: never;
     headers: {
@@ -352,7 +464,7 @@ export interface components {
          */
         "Retry-After-Unavailable": number;
         /**
-         * @description Path of the created animal.
+         * @description Path of the created item, under the collection it was created in.
          * @example /v1/pets/42
          */
         Location: string;
@@ -371,6 +483,11 @@ export interface components {
          * @example </v1/pets>; rel="successor-version"
          */
         "Link-Successor": "</v1/pets>; rel=\"successor-version\"";
+        /**
+         * @description RFC 8288 link to the next page, present only when more orders match. It is a path-absolute reference that repeats `limit` (also when it was the default) and `status` (when given) and adds the `cursor`. The last page has no `rel="next"` link.
+         * @example </v1/store/orders?limit=20&status=placed&cursor=eyJhZnRlciI6MjB9.0D8vCvxq1f2WJq1s3GQJ9g>; rel="next"
+         */
+        "Link-Next-Orders": string;
     };
     pathItems: never;
 }
@@ -382,6 +499,12 @@ export type Pet = components['schemas']['Pet'];
 export type Pets = components['schemas']['Pets'];
 export type Error = components['schemas']['Error'];
 export type NewPet = components['schemas']['NewPet'];
+export type OrderStatus = components['schemas']['OrderStatus'];
+export type OrderId = components['schemas']['OrderId'];
+export type OrderQuantity = components['schemas']['OrderQuantity'];
+export type Order = components['schemas']['Order'];
+export type Orders = components['schemas']['Orders'];
+export type NewOrder = components['schemas']['NewOrder'];
 export type Health = components['schemas']['Health'];
 export type CheckResult = components['schemas']['CheckResult'];
 export type Readiness = components['schemas']['Readiness'];
@@ -392,10 +515,13 @@ export type ResponseServiceUnavailable = components['responses']['ServiceUnavail
 export type ResponseInvalidNewPet = components['responses']['InvalidNewPet'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseInvalidNewOrder = components['responses']['InvalidNewOrder'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterStatusFilter = components['parameters']['StatusFilter'];
 export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterPetId = components['parameters']['PetId'];
+export type ParameterOrderStatusFilter = components['parameters']['OrderStatusFilter'];
+export type ParameterOrderId = components['parameters']['OrderId'];
 export type HeaderLinkNext = components['headers']['Link-Next'];
 export type HeaderXRateLimitLimit = components['headers']['X-RateLimit-Limit'];
 export type HeaderXRateLimitRemaining = components['headers']['X-RateLimit-Remaining'];
@@ -407,13 +533,14 @@ export type HeaderLocation = components['headers']['Location'];
 export type HeaderDeprecation = components['headers']['Deprecation'];
 export type HeaderSunset = components['headers']['Sunset'];
 export type HeaderLinkSuccessor = components['headers']['Link-Successor'];
+export type HeaderLinkNextOrders = components['headers']['Link-Next-Orders'];
 export type $defs = Record<string, never>;
 export interface operations {
     listPets: {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of animals returned in one page, from 1 to 100. When omitted, at most 20 are returned. A value outside that range, or one that is not a whole number, is a `400 validation_failed`.
+                 * @description Maximum number of items returned in one page, from 1 to 100. When omitted, at most 20 are returned. A value outside that range, or one that is not a whole number, is a `400 validation_failed`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -611,6 +738,145 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of items returned in one page, from 1 to 100. When omitted, at most 20 are returned. A value outside that range, or one that is not a whole number, is a `400 validation_failed`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Keeps only orders with this status; every returned order then has it. A value outside the enumeration is a `400 validation_failed`.
+                 * @example placed
+                 */
+                status?: components["parameters"]["OrderStatusFilter"];
+                /**
+                 * @description Opaque position of the next page. Do not build or change it: follow the `Link` header with `rel="next"` of the previous page, which carries it. A cursor is only valid with the `status` filter it was issued for; a cursor the service did not issue, an altered one, or one used with another `status` is a `400 invalid_cursor`.
+                 * @example eyJhZnRlciI6MjB9.0D8vCvxq1f2WJq1s3GQJ9g
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders, in ascending `id` order. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link-Next-Orders"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Orders"];
+                };
+            };
+            400: components["responses"]["InvalidListQuery"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The order to place. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOrder"];
+            };
+        };
+        responses: {
+            /** @description The order was placed. */
+            201: {
+                headers: {
+                    /**
+                     * @description Path of the placed order.
+                     * @example /v1/store/orders/7
+                     */
+                    Location: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["InvalidNewOrder"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the order to return, written as a canonical positive decimal integer (`7`, not `07`, `+7` or `7.0`), at most 2^53-1. Anything else is a `400 validation_failed`.
+                 * @example 7
+                 */
+                orderId: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description `orderId` is not a canonical positive integer of at most 2^53-1 (`validation_failed`). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No order has this id (`not_found`). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {

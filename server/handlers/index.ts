@@ -5,6 +5,7 @@ import type { Contract, OperationId } from '../../contract/index.ts';
 import { type CollectionHandlerDeps, collectionHandler } from '../../core/collections/handlers.ts';
 import type { Handler, Handlers } from '../../core/http-types.ts';
 import type { ReadinessProbes } from '../readiness.ts';
+import { createOrder } from './create-order.ts';
 import { getHealth, getReadiness } from './health.ts';
 
 export interface HandlerDeps extends CollectionHandlerDeps {
@@ -23,6 +24,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     listPets: collection('listPets'),
     createPet: collection('createPet'),
     getPet: collection('getPet'),
+    listOrders: collection('listOrders'),
+    createOrder: createOrder(collection('createOrder'), deps.stores('pets')),
+    getOrder: collection('getOrder'),
     getHealth: getHealth(),
     getReadiness: getReadiness(deps.probes),
   };

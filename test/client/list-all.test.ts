@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnimalStoreError, createAnimalStoreClient, type Pet } from '../../client/index.ts';
+import { AnimalStoreError, createAnimalStoreClient, type Order, type Pet } from '../../client/index.ts';
 import {
   addPets,
   type ClientOfTestApp,
@@ -27,6 +27,23 @@ function listRequestsSince(start: number): string[] {
 }
 
 describe('listAll against the real server', () => {
+  it('pages through any list the contract pages with Link: the orders, filtered by status', async () => {
+    const orders: Order[] = [];
+    for (let index = 0; index < 7; index++) {
+      const { data, response } = await t.client.POST('/store/orders', {
+        body: { petId: 1 + (index % 3), quantity: 1 + index },
+      });
+      expect(response.status).toBe(201);
+      orders.push(data as Order);
+    }
+    const start = t.sent.length;
+
+    const listed = await collect(t.client.listAll('/store/orders', { status: 'placed', limit: 3 }));
+
+    expect(listed).toEqual(orders);
+    expect(listRequestsSince(start)).toEqual(Array(3).fill('GET /v1/store/orders'));
+  });
+
   it('is what listAllPets does for /pets', async () => {
     expect(await collect(t.client.listAll('/pets', { limit: 25 }))).toEqual(await collect(t.client.listAllPets()));
   });

@@ -15,6 +15,8 @@ export async function acceptsCallsTheContractAllows() {
   const code: ErrorBody['code'] | undefined = one.error?.code;
   const limits: RateLimit | undefined = client.rateLimit(one.response);
   for await (const each of client.listAllPets({ status: 'available', limit: 50 })) void (each.id satisfies number);
+  for await (const order of client.listAll('/store/orders', { status: 'placed' }))
+    void (order.quantity satisfies number);
   return { pet, pets, code, limits };
 }
 

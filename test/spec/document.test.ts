@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { ServerObject } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
+import { type OpenApiDocument, operationObjects } from '../../contract/index.ts';
 import { readConfig } from '../../server/config.ts';
 import { componentSchema, contract, keywords, operation, operations } from './contract.ts';
 
@@ -11,6 +13,11 @@ function server(url: string): ServerObject {
 
 function expandedUrl({ url, variables }: ServerObject): string {
   return url.replace(/\{([^}]+)\}/g, (placeholder, name: string) => variables?.[name]?.default ?? placeholder);
+}
+
+/** A released contract, as `npm run release` recorded it. */
+function readRelease(version: string): OpenApiDocument {
+  return JSON.parse(readFileSync(new URL(`../../releases/${version}/openapi.json`, import.meta.url), 'utf8'));
 }
 
 function tag(name: string) {
@@ -64,14 +71,23 @@ describe('tags', () => {
   });
 });
 
-describe('store group, not designed in 1.0.0', () => {
-  it('says so in the description of the store tag', () => {
-    expect(tag('store').description).toMatch(/not designed in 1\.0\.0/i);
+describe('store group: orders, experimental since 1.1.0', () => {
+  const storeOperations = operations.filter(({ operation: op }) => op.tags?.includes('store'));
+
+  it('says in the description of the store tag that its operations are experimental', () => {
+    expect(tag('store').description).toMatch(/experimental/i);
   });
 
-  it('declares no store path and no operation in the store group', () => {
-    expect(Object.keys(contract.paths ?? {}).filter((path) => path.startsWith('/store'))).toEqual([]);
-    expect(operations.filter(({ operation: op }) => op.tags?.includes('store'))).toEqual([]);
+  it('puts every path under /store in the store group, and marks each of its operations experimental', () => {
+    const storePaths = operations.filter(({ path }) => path.startsWith('/store'));
+    expect(storePaths.map(({ operationId }) => operationId).sort()).toEqual(
+      storeOperations.map(({ operationId }) => operationId).sort(),
+    );
+    expect(storeOperations.map(({ operationId }) => operationId).sort()).toEqual(
+      ['createOrder', 'getOrder', 'listOrders'].sort(),
+    );
+    for (const { operationId, operation: op } of storeOperations)
+      expect(op['x-stability'], operationId).toBe('experimental');
   });
 });
 
@@ -94,8 +110,10 @@ describe('events', () => {
 });
 
 describe('versioning', () => {
-  it('is version 1.0.0', () => {
-    expect(contract.info.version).toBe('1.0.0');
+  it('is a semantic version whose major version is the /vN segment of the base addresses', () => {
+    const [major] = /^(\d+)\.\d+\.\d+$/.exec(contract.info.version)?.slice(1) ?? [];
+    expect(major).toBeDefined();
+    for (const candidate of contract.servers ?? []) expect(new URL(expandedUrl(candidate)).pathname).toBe(`/v${major}`);
   });
 
   it('ends every base address with the version segment /v1', () => {
@@ -111,8 +129,13 @@ describe('versioning', () => {
     for (const { operation: op } of deprecated) expect(op['x-sunset']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
-  it('gives no 1.0.0 operation a stability marker', () => {
-    expect(operations.filter(({ operation: op }) => 'x-stability' in op)).toEqual([]);
+  it('gives no operation of the 1.0.0 release a stability marker', () => {
+    const released = operationObjects(readRelease('1.0.0')).map(({ definition }) => definition.operationId);
+    expect(released).not.toHaveLength(0);
+    const marked = operations.filter(
+      ({ operationId, operation: op }) => released.includes(operationId) && 'x-stability' in op,
+    );
+    expect(marked).toEqual([]);
   });
 
   it('documents the stability markers experimental and beta', () => {
