@@ -1,6 +1,6 @@
 // `npm run diff` and `npm run release` on a throw-away copy of the repository: the lines name the
 // file and line under openapi/ to edit, and a release takes only the version its changes call for.
-import { cp, readFile, rm } from 'node:fs/promises';
+import { access, cp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.ts';
@@ -16,6 +16,7 @@ beforeAll(async () => {
   workspace = await createWorkspace();
   await cp(path.join(repoRoot, 'releases'), workspace.path('releases'), { recursive: true });
   await cp(path.join(repoRoot, 'CHANGELOG.md'), workspace.path('CHANGELOG.md'));
+  await cp(path.join(repoRoot, 'client', 'package.json'), workspace.locations.clientManifest);
 }, 60_000);
 afterAll(() => workspace?.dispose());
 
@@ -145,6 +146,7 @@ describe('npm run release', { timeout: 30_000 }, () => {
     expect(await readFile(workspace.path('releases/1.1.0/openapi.json'), 'utf8')).toBe(
       await workspace.read('generated/openapi.json'),
     );
+    expect(JSON.parse(await readFile(workspace.locations.clientManifest, 'utf8')).version).toBe('1.1.0');
     const changelog = await workspace.read('CHANGELOG.md');
     expect(changelog).toContain(
       '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- added NewPet.nickname (`POST /pets`).\n',
@@ -186,6 +188,19 @@ describe('npm run release', { timeout: 30_000 }, () => {
     const { code, lines } = await release('1.1.0');
     expect(code).toBe(1);
     expect(lines.at(-1)).toMatch(/^release: generated\/ does not match openapi\/: .*Run `npm run generate` first\.$/);
+  });
+
+  it('refuses while the client package is at another version', async () => {
+    await edit('openapi/components/schemas/NewPet.yaml', addNickname);
+    await setVersion('1.1.0');
+    await regenerate(workspace.locations);
+    await edit('client/package.json', (content) => content.replace('"version": "1.1.0"', '"version": "1.0.0"'));
+    const { code, lines } = await release('1.1.0');
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toBe(
+      'release: client/package.json says version 1.0.0, not 1.1.0. Run `npm run generate` first.',
+    );
+    await expect(access(workspace.path('releases/1.1.0'))).rejects.toThrow();
   });
 
   it('takes the Unreleased section as edited for the entry', async () => {
