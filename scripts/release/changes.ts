@@ -49,7 +49,11 @@ export function compareContracts(base: OpenApiDocument, working: OpenApiDocument
     else for (const operation of change.operations) addOperation(known.operations, operation);
   };
 
-  const reported = diffs.filter((diff) => !(diff.path[0] === 'info' && diff.path[1] === 'version'));
+  // Tags are compared by name below: api-smart-diff pairs them by place in the list, so a tag
+  // added before others would read as every later tag renamed.
+  const reported = diffs.filter(
+    (diff) => !(diff.path[0] === 'info' && diff.path[1] === 'version') && diff.path[0] !== 'tags',
+  );
   // Changes inside operations first: a component's own diff is reported only where no operation shows it.
   const inOperations = reported.filter((diff) => diff.path[0] === 'paths');
   for (const diff of inOperations) add(toChange(diff, base, working, operations));
@@ -58,6 +62,7 @@ export function compareContracts(base: OpenApiDocument, working: OpenApiDocument
     const change = toChange(diff, base, working, operations);
     if (!pointers.has(change.pointer)) add(change);
   }
+  for (const change of tagChanges(base, working)) add(change);
   const basePaths = [basePathOf(base.servers), basePathOf(working.servers)];
   if (basePaths[0] !== basePaths[1]) {
     add({
@@ -94,6 +99,38 @@ function toChange(
     removesOperation:
       diff.action === 'remove' && first === 'paths' && diff.path.length === 3 && HTTP_METHODS.has(method ?? ''),
   };
+}
+
+/** Tags added, removed or changed, each known by its name: only people read them (documentation). */
+function tagChanges(base: OpenApiDocument, working: OpenApiDocument): Change[] {
+  type Tag = Record<string, unknown> & { name: string };
+  const byName = (document: OpenApiDocument) =>
+    new Map(((document.tags as Tag[] | undefined) ?? []).map((tag, index) => [tag.name, { tag, index }]));
+  const [before, after] = [byName(base), byName(working)];
+  const change = (what: string, index: number, key?: string): Change => ({
+    class: 'documentation',
+    what,
+    pointer: toPointer(key === undefined ? ['tags', index] : ['tags', index, key]),
+    operations: [],
+    removesOperation: false,
+  });
+  const changes: Change[] = [];
+  for (const [name, { index }] of before) if (!after.has(name)) changes.push(change(`removed tag ${name}`, index));
+  for (const [name, { tag, index }] of after) {
+    const old = before.get(name)?.tag;
+    if (old === undefined) {
+      changes.push(change(`added tag ${name}`, index));
+      continue;
+    }
+    for (const key of new Set([...Object.keys(old), ...Object.keys(tag)])) {
+      const [from, to] = [old[key], tag[key]];
+      if (JSON.stringify(from) === JSON.stringify(to)) continue;
+      if (from === undefined) changes.push(change(`added tag ${name}.${key}`, index, key));
+      else if (to === undefined) changes.push(change(`removed tag ${name}.${key}`, index, key));
+      else changes.push(change(`changed tag ${name}.${key} from ${brief(from)} to ${brief(to)}`, index, key));
+    }
+  }
+  return changes;
 }
 
 /** api-smart-diff's class, corrected by the rules below where it misjudges this API's clients. */

@@ -8,6 +8,7 @@ import { regenerate } from '../../scripts/pipeline.ts';
 import { runDiff } from '../../scripts/release/diff-command.ts';
 import { runRelease } from '../../scripts/release/release-command.ts';
 import { createWorkspace, positionOf, repoRoot, type Workspace } from '../pipeline/workspace.ts';
+import { addWidgetsCollection } from '../support/widgets-collection.ts';
 
 let workspace: Workspace;
 const originals = new Map<string, string>();
@@ -104,7 +105,7 @@ describe('npm run diff', { timeout: 30_000 }, () => {
     const { code, lines } = await diff('experimental-base.json');
     expect(code).toBe(0);
     expect(lines.find((line) => line.includes('removed Pet.status'))).toMatch(
-      /openapi\/components\/schemas\/Pet\.yaml:\d+ {2}\[GET \/pets, POST \/pets, GET \/pets\/\{petId\}\] {2}allowed: experimental operation: may change in any way$/,
+      /openapi\/components\/schemas\/Pet\.yaml:\d+ {2}\[GET \/pets \(experimental\), POST \/pets \(experimental\), GET \/pets\/\{petId\} \(experimental\)\] {2}allowed: experimental operation: may change in any way$/,
     );
   });
 
@@ -114,6 +115,34 @@ describe('npm run diff', { timeout: 30_000 }, () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/removed Pet\.status .* openapi\/components\/schemas\/Pet\.yaml:\d+/);
   });
+});
+
+describe('npm run diff after a new collection and npm run generate', { timeout: 60_000 }, () => {
+  it.for(['experimental', 'beta'] as const)(
+    'calls for a minor version, naming each new operation %s',
+    async (stability, { expect }) => {
+      const copy = await createWorkspace();
+      try {
+        await cp(path.join(repoRoot, 'releases'), copy.path('releases'), { recursive: true });
+        const widgets = await addWidgetsCollection(copy.root, { stability });
+        const generated = await copy.generate();
+        expect(generated.code, generated.stderr).toBe(0);
+        const lines: string[] = [];
+        const code = await runDiff(copy.locations, { print: (line) => lines.push(line) });
+        expect(code).toBe(0);
+        for (const { method, path } of widgets.operations) {
+          expect(lines).toContainEqual(
+            expect.stringMatching(
+              new RegExp(`^non-breaking {3}added ${method} ${path} .* {2}\\[${method} ${path} \\(${stability}\\)\\]$`),
+            ),
+          );
+        }
+        expect(lines.at(-1)).toMatch(/; calls for a minor version; passes\.$/);
+      } finally {
+        await copy.dispose();
+      }
+    },
+  );
 });
 
 describe('npm run release', { timeout: 30_000 }, () => {
