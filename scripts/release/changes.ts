@@ -28,9 +28,14 @@ export interface Change {
   operations: AffectedOperation[];
   /** The change removes whole operations. */
   removesOperation: boolean;
+  /** Whether the node at `pointer` was added, removed or given another value. */
+  action: 'add' | 'remove' | 'replace';
+  /** The node before and after the change (`undefined` where it does not exist). */
+  before?: unknown;
+  after?: unknown;
 }
 
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+export const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 /** Keywords that only say something to people. */
 const DOCUMENTATION_KEYWORDS = new Set(['description', 'summary', 'example', 'examples', 'title', 'externalDocs']);
 /** Keywords whose keys are names chosen by the contract (a property called `description`). */
@@ -71,6 +76,9 @@ export function compareContracts(base: OpenApiDocument, working: OpenApiDocument
       pointer: '#/servers',
       operations: [],
       removesOperation: false,
+      action: 'replace',
+      before: basePaths[0],
+      after: basePaths[1],
     });
   }
   return [...byKey.values()];
@@ -98,6 +106,9 @@ function toChange(
     operations: affected,
     removesOperation:
       diff.action === 'remove' && first === 'paths' && diff.path.length === 3 && HTTP_METHODS.has(method ?? ''),
+    action: diff.action === 'add' || diff.action === 'remove' ? diff.action : 'replace',
+    before: diff.before,
+    after: diff.after,
   };
 }
 
@@ -107,27 +118,35 @@ function tagChanges(base: OpenApiDocument, working: OpenApiDocument): Change[] {
   const byName = (document: OpenApiDocument) =>
     new Map(((document.tags as Tag[] | undefined) ?? []).map((tag, index) => [tag.name, { tag, index }]));
   const [before, after] = [byName(base), byName(working)];
-  const change = (what: string, index: number, key?: string): Change => ({
+  const change = (what: string, index: number, from: unknown, to: unknown, key?: string): Change => ({
     class: 'documentation',
     what,
     pointer: toPointer(key === undefined ? ['tags', index] : ['tags', index, key]),
     operations: [],
     removesOperation: false,
+    action: from === undefined ? 'add' : to === undefined ? 'remove' : 'replace',
+    before: from,
+    after: to,
   });
   const changes: Change[] = [];
-  for (const [name, { index }] of before) if (!after.has(name)) changes.push(change(`removed tag ${name}`, index));
+  for (const [name, { tag, index }] of before)
+    if (!after.has(name)) changes.push(change(`removed tag ${name}`, index, tag, undefined));
   for (const [name, { tag, index }] of after) {
     const old = before.get(name)?.tag;
     if (old === undefined) {
-      changes.push(change(`added tag ${name}`, index));
+      changes.push(change(`added tag ${name}`, index, undefined, tag));
       continue;
     }
     for (const key of new Set([...Object.keys(old), ...Object.keys(tag)])) {
       const [from, to] = [old[key], tag[key]];
       if (JSON.stringify(from) === JSON.stringify(to)) continue;
-      if (from === undefined) changes.push(change(`added tag ${name}.${key}`, index, key));
-      else if (to === undefined) changes.push(change(`removed tag ${name}.${key}`, index, key));
-      else changes.push(change(`changed tag ${name}.${key} from ${brief(from)} to ${brief(to)}`, index, key));
+      const what =
+        from === undefined
+          ? `added tag ${name}.${key}`
+          : to === undefined
+            ? `removed tag ${name}.${key}`
+            : `changed tag ${name}.${key} from ${brief(from)} to ${brief(to)}`;
+      changes.push(change(what, index, from, to, key));
     }
   }
   return changes;
@@ -245,7 +264,8 @@ function describe(diff: Diff, segments: string[]): string {
   }
 }
 
-function subjectOf(segments: string[]): string {
+/** A node of the bundle as people know it: `Pet.status`, `GET /pets response 404`, `PetStatus`. */
+export function subjectOf(segments: string[]): string {
   const [first, second, third] = segments;
   if (first === 'components' && second !== undefined && third !== undefined) return third + restOf(segments.slice(3));
   if (first === 'paths' && second !== undefined) {

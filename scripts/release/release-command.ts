@@ -9,7 +9,8 @@ import path from 'node:path';
 import { staleClientVersion } from '../pipeline/client-version.ts';
 import { findDrift } from '../pipeline/files.ts';
 import { type ContractLocations, displayPath } from '../pipeline/locations.ts';
-import { entryFromChanges, readChangelog, unreleasedText, withRelease, writeChangelog } from './changelog.ts';
+import { readChangelog, unreleasedText, withRelease, writeChangelog } from './changelog.ts';
+import { entryFromChanges } from './changelog-entry.ts';
 import { type GateOptions, runGate } from './gate.ts';
 import { listReleases, RELEASED_CONTRACT, releaseFile } from './release-files.ts';
 import { readBase } from './releases.ts';
@@ -66,7 +67,9 @@ export async function runRelease(
         `${requested} ${what} ${latest.name}, but the changes call for a ${result.bump} version: release ${expected}.`,
       );
     }
-    body = unreleasedText(changelog) || entryFromChanges(sortJudgements(result.judgements));
+    body =
+      unreleasedText(changelog) ||
+      entryFromChanges(sortJudgements(result.judgements), { base: base.document, working: working.document });
   }
 
   const drift = await findDrift(working.artifacts, locations.outDir);

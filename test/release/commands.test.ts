@@ -178,7 +178,7 @@ describe('npm run release', { timeout: 30_000 }, () => {
     expect(JSON.parse(await readFile(workspace.locations.clientManifest, 'utf8')).version).toBe('1.1.0');
     const changelog = await workspace.read('CHANGELOG.md');
     expect(changelog).toContain(
-      '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- added NewPet.nickname (`POST /pets`).\n',
+      '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- `NewPet.nickname`: new optional field, in `POST /pets`.\n',
     );
     expect(changelog.indexOf('## [1.1.0]')).toBeLessThan(changelog.indexOf('## [1.0.0]'));
 
@@ -201,7 +201,7 @@ describe('npm run release', { timeout: 30_000 }, () => {
       await workspace.read('releases/1.1.0/openapi.json'),
     );
     expect(await workspace.read('dist/docs/changelog.html')).toContain(
-      '<li>added NewPet.nickname (<code>POST /pets</code>).</li>',
+      '<li><code>NewPet.nickname</code>: new optional field, in <code>POST /pets</code>.</li>',
     );
   });
 

@@ -1,20 +1,21 @@
-// Releases on a copy of the whole repository, as a person makes them: edit the contract, set
-// info.version, npm run generate, npm run release, npm run docs. After each release the client
-// package, the description and the docs state the new version, and nothing but history (the
-// releases, their entries in CHANGELOG.md, their docs pages and the switcher's list of them) states
-// an older one.
+// Releases on a copy of the whole repository, as a person makes them: edit the contract (here: add
+// the widgets collection), set info.version, npm run generate, npm run changelog, npm run release,
+// npm run docs. The entry reads as a person writes one. After each release the client package, the
+// description and the docs state the new version, and nothing but history (the releases, their
+// entries in CHANGELOG.md, their docs pages and the switcher's list of them) states an older one.
 //
 // Which older version is searched for matters: the contract's prose may name a release it tells
 // the history of ("no 1.0.0 operation has one"), so the search is for a version only this test
 // ever set, the second of three releases. Any mention of it left after the third is a place a
 // release did not carry its version to.
 import { execFile } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.ts';
 import { type ContractLocations, contractLocations, regenerate } from '../../scripts/pipeline.ts';
+import { unreleasedText } from '../../scripts/release/changelog.ts';
 import { runGate } from '../../scripts/release/gate.ts';
 import { runRelease } from '../../scripts/release/release-command.ts';
 import { listReleases } from '../../scripts/release/release-files.ts';
@@ -22,12 +23,15 @@ import { readBase } from '../../scripts/release/releases.ts';
 import { bumped, formatVersion, parseVersion } from '../../scripts/release/version.ts';
 import { buildWorkingContract } from '../../scripts/release/working.ts';
 import { copyRepository, REPOSITORY_ROOT, type RepositoryCopy } from '../support/repository-copy.ts';
-import { addWidgetsCollection } from '../support/widgets-collection.ts';
+import { addWidgetsCollection, type WidgetsCollection } from '../support/widgets-collection.ts';
 
 let copy: RepositoryCopy;
 let locations: ContractLocations;
+let widgets: WidgetsCollection;
 /** The three versions released here, in order: what the widgets call for, then two patches. */
 const released: string[] = [];
+/** The Unreleased section `npm run changelog` wrote before the first release. */
+let draft: string;
 
 const read = (relative: string) => readFile(path.join(copy.root, relative), 'utf8');
 
@@ -39,9 +43,10 @@ async function repositoryFiles(): Promise<string[]> {
     { cwd: REPOSITORY_ROOT, maxBuffer: 16 * 1024 * 1024 },
   );
   const files = stdout.split('\0').filter(Boolean);
+  // A tracked file deleted in the work tree is not part of it.
   const present = await Promise.all(
     files.map((file) =>
-      readFile(path.join(REPOSITORY_ROOT, file)).then(
+      access(path.join(REPOSITORY_ROOT, file)).then(
         () => true,
         () => false,
       ),
@@ -54,11 +59,15 @@ async function edit(relative: string, change: (content: string) => string): Prom
   await writeFile(path.join(copy.root, relative), change(await read(relative)), 'utf8');
 }
 
-/** Sets info.version, regenerates and releases, as README's "Release a version" says. */
-async function release(version: string): Promise<void> {
+/** Sets info.version and regenerates: step 1 of README's "Release a version". */
+async function setVersion(version: string): Promise<void> {
   await edit('openapi/openapi.yaml', (content) => content.replace(/^ {2}version: .*$/m, `  version: ${version}`));
   const generated = await regenerate(locations);
   if (!generated.ok) throw new Error(`generate failed: ${JSON.stringify(generated.findings)}`);
+}
+
+/** Releases the version info.version states: step 3; the entry is the Unreleased draft, or the changes. */
+async function release(version: string): Promise<void> {
   const lines: string[] = [];
   const code = await runRelease(locations, version, {
     print: (line) => lines.push(line),
@@ -76,13 +85,18 @@ describe('a release on a copy of the repository', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     copy = await copyRepository(await repositoryFiles(), 'animal-store-release-');
     locations = contractLocations(copy.root);
-    await addWidgetsCollection(copy.root);
+    widgets = await addWidgetsCollection(copy.root);
     const working = await buildWorkingContract(locations);
     if (!working.ok) throw new Error(working.problem);
     const latest = (await listReleases(locations)).at(-1);
     if (latest === undefined) throw new Error('the repository has no release');
     const { bump } = runGate((await readBase(locations)).document, working.document);
-    await release(formatVersion(bumped(latest.version, bump)));
+    const version = formatVersion(bumped(latest.version, bump));
+    await setVersion(version);
+    const drafted = await promisify(execFile)('npm', ['run', '--silent', 'changelog'], { cwd: copy.root });
+    expect(drafted.stdout).toContain('CHANGELOG.md: wrote the Unreleased section');
+    draft = unreleasedText(await read('CHANGELOG.md'));
+    await release(version);
   }, 180_000);
   afterAll(() => copy?.remove());
 
@@ -94,11 +108,29 @@ describe('a release on a copy of the repository', { timeout: 180_000 }, () => {
     expect(bundle.info.description).toContain(version);
   });
 
+  it('records the entry npm run changelog drafted: each new operation once, in words, with its stability', async () => {
+    const [version] = released;
+    const changelog = await read('CHANGELOG.md');
+    const start = changelog.indexOf(`## [${version}]`);
+    const entry = changelog.slice(start, changelog.indexOf('\n## [', start + 1));
+    expect(entry.split('\n').slice(1).join('\n').trim()).toBe(draft);
+    for (const { method, path, summary, stability } of widgets.operations) {
+      const lines = entry.split('\n').filter((line) => line.includes(`\`${method} ${path}\``));
+      expect(lines).toEqual([
+        `- \`${method} ${path}\`: ${summary[0]?.toLowerCase()}${summary.slice(1)} (${stability}).`,
+      ]);
+    }
+    for (const name of Object.values(widgets.components).flat()) expect(entry).not.toMatch(new RegExp(`\\b${name}\\b`));
+    expect(entry).not.toMatch(/\.\.\.|…/);
+  });
+
   it('leaves nothing but history at an older version after two more releases', async () => {
     for (const round of [1, 2]) {
       await reviseSummary(round);
       const previous = parseVersion(released.at(-1) as string);
-      await release(formatVersion(bumped(previous as NonNullable<typeof previous>, 'patch')));
+      const version = formatVersion(bumped(previous as NonNullable<typeof previous>, 'patch'));
+      await setVersion(version);
+      await release(version);
     }
     expect(await buildDocs(locations, () => {})).toEqual({ ok: true });
     const [, older, current] = released as [string, string, string];
