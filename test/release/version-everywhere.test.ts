@@ -14,14 +14,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.ts';
-import { type ContractLocations, contractLocations, regenerate } from '../../scripts/pipeline.ts';
+import { type ContractLocations, contractLocations } from '../../scripts/pipeline.ts';
 import { unreleasedText } from '../../scripts/release/changelog.ts';
-import { runGate } from '../../scripts/release/gate.ts';
-import { runRelease } from '../../scripts/release/release-command.ts';
 import { listReleases } from '../../scripts/release/release-files.ts';
-import { readBase } from '../../scripts/release/releases.ts';
 import { bumped, formatVersion, parseVersion } from '../../scripts/release/version.ts';
-import { buildWorkingContract } from '../../scripts/release/working.ts';
+import { release, setVersion, versionCalledFor } from '../support/contract-release.ts';
 import { copyRepository, REPOSITORY_ROOT, type RepositoryCopy } from '../support/repository-copy.ts';
 import { addWidgetsCollection, type WidgetsCollection } from '../support/widgets-collection.ts';
 
@@ -59,21 +56,10 @@ async function edit(relative: string, change: (content: string) => string): Prom
   await writeFile(path.join(copy.root, relative), change(await read(relative)), 'utf8');
 }
 
-/** Sets info.version and regenerates: step 1 of README's "Release a version". */
-async function setVersion(version: string): Promise<void> {
-  await edit('openapi/openapi.yaml', (content) => content.replace(/^ {2}version: .*$/m, `  version: ${version}`));
-  const generated = await regenerate(locations);
-  if (!generated.ok) throw new Error(`generate failed: ${JSON.stringify(generated.findings)}`);
-}
-
-/** Releases the version info.version states: step 3; the entry is the Unreleased draft, or the changes. */
-async function release(version: string): Promise<void> {
-  const lines: string[] = [];
-  const code = await runRelease(locations, version, {
-    print: (line) => lines.push(line),
-    printError: (line) => lines.push(line),
-  });
-  expect(code, lines.join('\n')).toBe(0);
+/** Sets info.version, regenerates and releases it, noting it among those released here. */
+async function setAndRelease(version: string): Promise<void> {
+  await setVersion(locations, version);
+  await release(locations, version);
   released.push(version);
 }
 
@@ -86,17 +72,13 @@ describe('a release on a copy of the repository', { timeout: 180_000 }, () => {
     copy = await copyRepository(await repositoryFiles(), 'animal-store-release-');
     locations = contractLocations(copy.root);
     widgets = await addWidgetsCollection(copy.root);
-    const working = await buildWorkingContract(locations);
-    if (!working.ok) throw new Error(working.problem);
-    const latest = (await listReleases(locations)).at(-1);
-    if (latest === undefined) throw new Error('the repository has no release');
-    const { bump } = runGate((await readBase(locations)).document, working.document);
-    const version = formatVersion(bumped(latest.version, bump));
-    await setVersion(version);
+    const version = await versionCalledFor(locations);
+    await setVersion(locations, version);
     const drafted = await promisify(execFile)('npm', ['run', '--silent', 'changelog'], { cwd: copy.root });
     expect(drafted.stdout).toContain('CHANGELOG.md: wrote the Unreleased section');
     draft = unreleasedText(await read('CHANGELOG.md'));
-    await release(version);
+    await release(locations, version);
+    released.push(version);
   }, 180_000);
   afterAll(() => copy?.remove());
 
@@ -128,9 +110,7 @@ describe('a release on a copy of the repository', { timeout: 180_000 }, () => {
     for (const round of [1, 2]) {
       await reviseSummary(round);
       const previous = parseVersion(released.at(-1) as string);
-      const version = formatVersion(bumped(previous as NonNullable<typeof previous>, 'patch'));
-      await setVersion(version);
-      await release(version);
+      await setAndRelease(formatVersion(bumped(previous as NonNullable<typeof previous>, 'patch')));
     }
     expect(await buildDocs(locations, () => {})).toEqual({ ok: true });
     const [, older, current] = released as [string, string, string];
@@ -154,7 +134,7 @@ describe('a release on a copy of the repository', { timeout: 180_000 }, () => {
  * versions of their own); of package-lock.json only the project's own entry, not its dependencies.
  */
 async function mentions(version: string): Promise<string[]> {
-  const releaseNames = new Set((await listReleases(locations)).map((release) => release.name));
+  const releaseNames = new Set((await listReleases(locations)).map((found) => found.name));
   const found: string[] = [];
   for (const file of await filesUnder(copy.root)) {
     const [top, second] = file.split('/');
