@@ -146,13 +146,6 @@ function phrasesOf(judgement: Judgement, contracts: ChangedContracts): Placed[] 
     return [fieldOrComponent(judgement, segments, contracts, phrase)];
   }
   if (first === 'paths' && second !== undefined) {
-    if (segments.length === 2) {
-      // A whole path: one line per operation it adds or removes.
-      const document = action === 'remove' ? contracts.base : contracts.working;
-      return operationObjects(document)
-        .filter(({ path }) => path === second)
-        .map(({ method, definition }) => wholeOperation(`${method} ${second}`, definition, judgement, phrase));
-    }
     if (third === undefined || !HTTP_METHODS.has(third)) {
       return [
         {
@@ -178,10 +171,9 @@ function phrasesOf(judgement: Judgement, contracts: ChangedContracts): Placed[] 
     ];
   }
   if (first === 'tags') {
-    // A tag comes and goes with its operations; only a changed one is news.
+    // A tag comes and goes with its operations; only a changed one, in both contracts, is news.
     if (segments.length <= 2) return [];
-    const name = (nodeAt(action === 'remove' ? contracts.base : contracts.working, segments.slice(0, 2)) as JsonObject)
-      ?.name;
+    const name = (nodeAt(contracts.working, segments.slice(0, 2)) as JsonObject | undefined)?.name;
     return [
       { subject: `The \`${String(name)}\` tag's`, kind: 'words', phrase: phrase('Changed', `${segments[2]} revised`) },
     ];

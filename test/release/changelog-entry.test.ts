@@ -180,6 +180,15 @@ const ROWS: Array<{ edit: string; change: (document: Bundle) => void; inBase?: (
     entry: '### Changed\n\n- `GET /pets`: description revised; summary now “List the animals”.',
   },
   {
+    edit: "a tag and the API's description reworded, and a tag added before the others",
+    change: (d) => {
+      d.tags[0].description = LONG_PROSE;
+      d.info.description = LONG_PROSE;
+      d.tags.unshift({ name: 'gadgets', description: 'The gadgets.' });
+    },
+    entry: "### Changed\n\n- The API's description revised.\n- The `pets` tag's description revised.",
+  },
+  {
     edit: 'an example changed alongside a field: the field only',
     change: (d) => {
       d.components.examples.PetFound.value.name = 'Max';
