@@ -1,7 +1,8 @@
 // `npm run changelog`: writes CHANGELOG.md's Unreleased section from the changes between the
 // latest release and openapi/, for the author to edit before `npm run release`.
 import { contractLocations } from './pipeline/locations.ts';
-import { entryFromChanges, readChangelog, withUnreleased, writeChangelog } from './release/changelog.ts';
+import { readChangelog, withUnreleased, writeChangelog } from './release/changelog.ts';
+import { entryFromChanges } from './release/changelog-entry.ts';
 import { runGate } from './release/gate.ts';
 import { readBase } from './release/releases.ts';
 import { sortJudgements } from './release/report.ts';
@@ -14,7 +15,10 @@ if (!working.ok) {
   process.exit(1);
 }
 const base = await readBase(locations);
-const entry = entryFromChanges(sortJudgements(runGate(base.document, working.document).judgements));
+const entry = entryFromChanges(sortJudgements(runGate(base.document, working.document).judgements), {
+  base: base.document,
+  working: working.document,
+});
 await writeChangelog(locations, withUnreleased(await readChangelog(locations), entry));
 console.log(
   entry

@@ -13,7 +13,7 @@ import { buildArtifacts, type ContractLocations, displayPath, findDrift, formatF
 import { changelogFile } from '../release/changelog.ts';
 import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { changelogPage } from './changelog-page.ts';
-import { CHANGELOG_PAGE, type Edition, editions, renewedSwitcher, withSwitcher } from './editions.ts';
+import { CHANGELOG_PAGE, type Edition, editions, withSwitcher } from './editions.ts';
 import { forThePage } from './presentation.ts';
 import { renderCache } from './render-cache.ts';
 import { findRemoteResources, makeSelfContained } from './self-contained.ts';
@@ -57,28 +57,23 @@ export async function buildDocs(
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-docs-'));
   try {
     started = performance.now();
-    // A release never changes: its page is rendered once, later builds only renew its switcher.
+    // Every edition goes through Redocly, or through its cache when nothing that decides the page
+    // changed: a release's contract never changes, but how the docs present it may (a badge, say),
+    // and each published version shows the same.
     const releasePages = await Promise.all(
-      releases.map(async (release) => {
-        const edition = all.find((candidate) => candidate.name === release.name) as Edition;
-        const content = await readFile(release.file);
-        const dir = path.join(docs.dir, release.name);
-        const copied = await readFile(path.join(dir, RELEASED_CONTRACT)).catch(() => undefined);
-        const page = copied?.equals(content)
-          ? await readFile(path.join(dir, 'index.html'), 'utf8').catch(() => undefined)
-          : undefined;
-        return { release, edition, content, dir, page };
-      }),
+      releases.map(async (release) => ({
+        edition: all.find((candidate) => candidate.name === release.name) as Edition,
+        content: await readFile(release.file),
+        dir: path.join(docs.dir, release.name),
+      })),
     );
     const toRender = [
       { edition: all[0] as Edition, document: draft, downloads: docs.bundles.map((bundle) => bundle.name) },
-      ...releasePages
-        .filter(({ page }) => page === undefined)
-        .map(({ edition, content }) => ({
-          edition,
-          document: JSON.parse(content.toString('utf8')) as OpenApiDocument,
-          downloads: [RELEASED_CONTRACT],
-        })),
+      ...releasePages.map(({ edition, content }) => ({
+        edition,
+        document: JSON.parse(content.toString('utf8')) as OpenApiDocument,
+        downloads: [RELEASED_CONTRACT],
+      })),
     ];
     const rendered = new Map<string, string>();
     /** Pages Redocly rendered before from the same contract and options (render-cache.ts). */
@@ -105,16 +100,10 @@ export async function buildDocs(
     );
 
     started = performance.now();
-    const pages = [
-      ...releasePages.map(({ edition, page }) => ({
-        edition,
-        html:
-          page === undefined
-            ? withSwitcher(rendered.get(edition.name) as string, all, edition.page)
-            : renewedSwitcher(page, all, edition.page),
-      })),
-      { edition: all[0] as Edition, html: withSwitcher(rendered.get('draft') as string, all, 'index.html') },
-    ];
+    const pages = [...releasePages.map(({ edition }) => edition), all[0] as Edition].map((edition) => ({
+      edition,
+      html: withSwitcher(rendered.get(edition.name) as string, all, edition.page),
+    }));
     const changelog = changelogPage(await readFile(changelogFile(locations), 'utf8').catch(() => '# Changelog\n'), all);
     const remote = [
       ...pages.flatMap(({ edition, html }) => findRemoteResources(html).map((item) => `${edition.page}: ${item}`)),

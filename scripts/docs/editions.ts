@@ -40,13 +40,16 @@ export function switcherHtml(all: readonly Edition[], current: string): string {
 
 /**
  * Styles of the switcher, and of the Markdown tables of the descriptions: a code in a table cell
- * (an error code such as `unauthorized`) is one word, never broken across lines.
+ * (an error code such as `unauthorized`) is one word, never broken across lines. Redoc caps a
+ * badge in the navigation at 90 pixels, which cuts "Experimental" to "Experimen…": there it takes
+ * the width of its word.
  */
 export const PAGE_STYLE = `<style id="docs-extras">
 #docs-versions{position:fixed;top:8px;right:16px;z-index:1000;display:flex;gap:12px;align-items:center;
 padding:6px 10px;background:#fff;border:1px solid #ccc;border-radius:4px;font:14px sans-serif}
 #docs-versions select{font:inherit}
 table.md td code,table.md th code{white-space:nowrap;word-break:keep-all;overflow-wrap:normal}
+[data-testid="menu-item-label"] [data-component-name="Tag/Tag"]{max-width:none}
 </style>`;
 
 /** The page with the styles in its head and the switcher at the start of its body. */
@@ -54,11 +57,6 @@ export function withSwitcher(html: string, all: readonly Edition[], current: str
   return html
     .replace('</head>', `${PAGE_STYLE}</head>`)
     .replace(/<body([^>]*)>/, (body) => `${body}${switcherHtml(all, current)}`);
-}
-
-/** A page built before, with the switcher of today's editions (a new release joins it). */
-export function renewedSwitcher(html: string, all: readonly Edition[], current: string): string {
-  return html.replace(/<nav id="docs-versions"[\s\S]*?<\/nav>/, switcherHtml(all, current));
 }
 
 export function escapeHtml(text: string): string {

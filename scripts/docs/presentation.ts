@@ -6,11 +6,25 @@
 //    literal backticks: the page drops them.
 //  - A tag with no operations (`store`, not designed in 1.0.0) would be an empty entry in the
 //    navigation: the page leaves it out.
+//  - Redoc does not read `x-stability`: an experimental or beta operation gets the `x-badges`
+//    Redoc shows beside its title and its entry in the navigation.
 import { type JsonObject, operationObjects, type ServerObject } from '../../contract/document.ts';
 import { withOperationIds } from './operation-ids.ts';
 
+/** The badge of each stability marker, in one of Redoc's named colours. */
+const STABILITY_BADGES: Readonly<Record<string, { name: string; color: string }>> = {
+  experimental: { name: 'Experimental', color: 'orange' },
+  beta: { name: 'Beta', color: 'blue' },
+};
+
 export function forThePage<T extends object>(document: T): T {
   const copy = withOperationIds(document) as T & { servers?: ServerObject[]; tags?: Array<{ name: string }> };
+  for (const { definition } of operationObjects(copy)) {
+    const badge = STABILITY_BADGES[String(definition['x-stability'])];
+    if (badge === undefined) continue;
+    const badges = Array.isArray(definition['x-badges']) ? definition['x-badges'] : [];
+    definition['x-badges'] = [...badges, badge];
+  }
   if (copy.servers) copy.servers = copy.servers.map(readableServer);
   for (const pathItem of Object.values((copy as { paths?: Record<string, JsonObject> }).paths ?? {})) {
     if (Array.isArray(pathItem.servers)) pathItem.servers = (pathItem.servers as ServerObject[]).map(readableServer);

@@ -71,7 +71,7 @@ export async function buildArtifacts(locations: ContractLocations): Promise<Buil
   // The rules' prose is written into the descriptions here, so the docs state what the server enforces.
   let document: unknown;
   try {
-    document = withRulesProse(bundled.bundle.parsed as { info: { description?: string } });
+    document = withRulesProse(bundled.bundle.parsed as { info: { version: string; description?: string } });
   } catch (error) {
     // A marker whose rules the contract does not state (the lint checks their shape, not their presence).
     return { ok: false, failedStep: 'bundle', findings: [failureFinding('bundle', error)], timings };

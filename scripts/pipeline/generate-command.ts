@@ -4,6 +4,7 @@
 //   --watch  regenerate on every change under openapi/ or to redocly.yaml (npm run dev:spec)
 import { parseArgs } from 'node:util';
 import { type Artifact, type BuildResult, buildArtifacts, type StepTiming } from './build.ts';
+import { staleClientVersion } from './client-version.ts';
 import { type Drift, findDrift, findUnexpected } from './files.ts';
 import { formatFinding } from './lint.ts';
 import { type ContractLocations, displayPath } from './locations.ts';
@@ -66,7 +67,13 @@ export async function generateCommand(
         `${displayPath(locations, locations.readme)}'s ${section} does not match the contract: run \`npm run generate\` and commit the result.`,
       );
     }
-    if (staleSections.length > 0) return 1;
+    const staleClient = await staleClientVersion(locations, result.document);
+    if (staleClient !== undefined) {
+      output.error(
+        `${displayPath(locations, locations.clientManifest)} says version ${staleClient.stated}, not the contract's ${staleClient.expected}: run \`npm run generate\` and commit the result.`,
+      );
+    }
+    if (staleSections.length > 0 || staleClient !== undefined) return 1;
     if (drift.length === 0) {
       output.log(`${outDir}/ is up to date with openapi/ (${result.artifacts.length} files).`);
       return 0;

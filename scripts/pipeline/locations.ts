@@ -10,6 +10,8 @@ export interface ContractLocations {
   outDir: string;
   /** Holds a section written from the contract (the rate-limit table). */
   readme: string;
+  /** The manifest of the client package, whose version is the contract's (client-version.ts). */
+  clientManifest: string;
 }
 
 /** The project's layout under `root`; tests pass a temporary copy of the repository. */
@@ -22,6 +24,7 @@ export function contractLocations(root: string = process.cwd()): ContractLocatio
     sourceDir: path.join(absoluteRoot, 'openapi'),
     outDir: path.join(absoluteRoot, 'generated'),
     readme: path.join(absoluteRoot, 'README.md'),
+    clientManifest: path.join(absoluteRoot, 'client', 'package.json'),
   };
 }
 

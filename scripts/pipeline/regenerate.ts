@@ -1,4 +1,5 @@
 import { type BuildResult, buildArtifacts } from './build.ts';
+import { writeClientVersion } from './client-version.ts';
 import { writeArtifacts } from './files.ts';
 import { failureFinding } from './lint.ts';
 import type { ContractLocations } from './locations.ts';
@@ -16,6 +17,7 @@ export async function regenerate(locations: ContractLocations): Promise<Regenera
   try {
     const written = await writeArtifacts(result.artifacts, locations.outDir);
     if (await writeReadme(locations, result.document)) written.push('../README.md');
+    if (await writeClientVersion(locations, result.document)) written.push('../client/package.json');
     return { ...result, written, writeMs: performance.now() - started };
   } catch (error) {
     return { ok: false, failedStep: 'write', findings: [failureFinding('write', error)], timings: result.timings };

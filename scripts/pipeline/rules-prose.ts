@@ -1,6 +1,6 @@
 // The prose that states the contract's rules to people (the rate limits, the error codes, the
-// body limit), written from the rules themselves, so the docs and the README cannot disagree with
-// what the server enforces.
+// body limit) and its version, written from the rules and `info.version` themselves, so the docs
+// and the README cannot disagree with what the server enforces or with the version released.
 import { operationObjects } from '../../contract/document.ts';
 import { type ErrorCodeEntry, errorCodes } from '../../contract/error-codes.ts';
 import { maxBodyBytes, type RateLimitRules, rateLimitRules } from '../../contract/rate-limit-rules.ts';
@@ -9,6 +9,8 @@ import { maxBodyBytes, type RateLimitRules, rateLimitRules } from '../../contrac
 export const RULES_PROSE_MARKER = '<!-- x-rate-limits -->';
 /** Where the description of the contract (`info.description`) takes the table of error codes. */
 export const ERROR_CODES_MARKER = '<!-- x-error-codes -->';
+/** Where the description of the contract (`info.description`) states `info.version`. */
+export const VERSION_MARKER = '<!-- info.version -->';
 /** Where the description of an operation takes its `x-max-body-bytes`, in words. */
 export const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
 
@@ -51,19 +53,22 @@ export function bodySize(bytes: number): string {
 
 /**
  * The bundled document with each marker replaced by the prose written from its rules: in
- * `info.description` the rate limits and the error codes, in an operation's description its body
- * limit. The document passed in is left as it was.
+ * `info.description` the version, the rate limits and the error codes, in an operation's
+ * description its body limit. The document passed in is left as it was.
  */
-export function withRulesProse<Document extends { info: { description?: string } }>(document: Document): Document {
+export function withRulesProse<Document extends { info: { version: string; description?: string } }>(
+  document: Document,
+): Document {
   const description = document.info.description;
   const replacements: Array<[marker: string, prose: () => string]> = [
+    [VERSION_MARKER, () => document.info.version],
     [RULES_PROSE_MARKER, () => rulesProse(rateLimitRules(document as never))],
     [ERROR_CODES_MARKER, () => errorCodeTable(errorCodes(document))],
   ];
   let result = document;
   if (description !== undefined && replacements.some(([marker]) => description.includes(marker))) {
     const written = replacements.reduce(
-      (text, [marker, prose]) => (text.includes(marker) ? text.replace(marker, prose()) : text),
+      (text, [marker, prose]) => (text.includes(marker) ? text.replaceAll(marker, prose()) : text),
       description,
     );
     result = { ...document, info: { ...document.info, description: written } };

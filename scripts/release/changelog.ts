@@ -1,11 +1,10 @@
 // CHANGELOG.md, in the Keep a Changelog style: an `## [Unreleased]` section that `npm run
-// changelog` writes from the changes since the latest release and authors may edit, then one
-// section per release, which `npm run release` makes of the Unreleased text (or, when that is
-// empty, of the changes themselves).
+// changelog` writes from the changes since the latest release (changelog-entry.ts) and authors may
+// edit, then one section per release, which `npm run release` makes of the Unreleased text (or,
+// when that is empty, of the changes themselves).
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContractLocations } from '../pipeline/locations.ts';
-import type { Judgement } from './gate.ts';
 
 const UNRELEASED = '## [Unreleased]';
 
@@ -22,31 +21,6 @@ release's entry. The released contracts are in \`releases/\`.
 
 export function changelogFile(locations: ContractLocations): string {
   return path.join(locations.root, 'CHANGELOG.md');
-}
-
-/** The entry's body: the changes under Keep a Changelog's headings, breaking ones marked. */
-export function entryFromChanges(judgements: readonly Judgement[]): string {
-  const sections = new Map<string, string[]>();
-  for (const judgement of judgements) {
-    const heading = headingOf(judgement);
-    const mark = judgement.class === 'breaking' ? `**Breaking** (${judgement.reason ?? 'breaking'}): ` : '';
-    const operations = judgement.operations.length
-      ? ` (${judgement.operations.map((operation) => `\`${operation.name}\``).join(', ')})`
-      : '';
-    const docs = judgement.class === 'documentation' ? 'Documentation: ' : '';
-    sections.set(heading, [...(sections.get(heading) ?? []), `- ${mark}${docs}${judgement.what}${operations}.`]);
-  }
-  return ['Added', 'Changed', 'Deprecated', 'Removed']
-    .filter((heading) => sections.has(heading))
-    .map((heading) => `### ${heading}\n\n${(sections.get(heading) ?? []).join('\n')}`)
-    .join('\n\n');
-}
-
-function headingOf({ what, pointer }: Judgement): string {
-  if (pointer.endsWith('/deprecated')) return 'Deprecated';
-  if (what.startsWith('added ')) return 'Added';
-  if (what.startsWith('removed ')) return 'Removed';
-  return 'Changed';
 }
 
 export async function readChangelog(locations: ContractLocations): Promise<string> {

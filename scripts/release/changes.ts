@@ -28,9 +28,14 @@ export interface Change {
   operations: AffectedOperation[];
   /** The change removes whole operations. */
   removesOperation: boolean;
+  /** Whether the node at `pointer` was added, removed or given another value. */
+  action: 'add' | 'remove' | 'replace';
+  /** The node before and after the change (`undefined` where it does not exist). */
+  before?: unknown;
+  after?: unknown;
 }
 
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+export const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 /** Keywords that only say something to people. */
 const DOCUMENTATION_KEYWORDS = new Set(['description', 'summary', 'example', 'examples', 'title', 'externalDocs']);
 /** Keywords whose keys are names chosen by the contract (a property called `description`). */
@@ -49,7 +54,11 @@ export function compareContracts(base: OpenApiDocument, working: OpenApiDocument
     else for (const operation of change.operations) addOperation(known.operations, operation);
   };
 
-  const reported = diffs.filter((diff) => !(diff.path[0] === 'info' && diff.path[1] === 'version'));
+  // Tags are compared by name below: api-smart-diff pairs them by place in the list, so a tag
+  // added before others would read as every later tag renamed.
+  const reported = diffs.filter(
+    (diff) => !(diff.path[0] === 'info' && diff.path[1] === 'version') && diff.path[0] !== 'tags',
+  );
   // Changes inside operations first: a component's own diff is reported only where no operation shows it.
   const inOperations = reported.filter((diff) => diff.path[0] === 'paths');
   for (const diff of inOperations) add(toChange(diff, base, working, operations));
@@ -58,6 +67,7 @@ export function compareContracts(base: OpenApiDocument, working: OpenApiDocument
     const change = toChange(diff, base, working, operations);
     if (!pointers.has(change.pointer)) add(change);
   }
+  for (const change of tagChanges(base, working)) add(change);
   const basePaths = [basePathOf(base.servers), basePathOf(working.servers)];
   if (basePaths[0] !== basePaths[1]) {
     add({
@@ -66,6 +76,9 @@ export function compareContracts(base: OpenApiDocument, working: OpenApiDocument
       pointer: '#/servers',
       operations: [],
       removesOperation: false,
+      action: 'replace',
+      before: basePaths[0],
+      after: basePaths[1],
     });
   }
   return [...byKey.values()];
@@ -93,7 +106,50 @@ function toChange(
     operations: affected,
     removesOperation:
       diff.action === 'remove' && first === 'paths' && diff.path.length === 3 && HTTP_METHODS.has(method ?? ''),
+    action: diff.action === 'add' || diff.action === 'remove' ? diff.action : 'replace',
+    before: diff.before,
+    after: diff.after,
   };
+}
+
+/** Tags added, removed or changed, each known by its name: only people read them (documentation). */
+function tagChanges(base: OpenApiDocument, working: OpenApiDocument): Change[] {
+  type Tag = Record<string, unknown> & { name: string };
+  const byName = (document: OpenApiDocument) =>
+    new Map(((document.tags as Tag[] | undefined) ?? []).map((tag, index) => [tag.name, { tag, index }]));
+  const [before, after] = [byName(base), byName(working)];
+  const change = (what: string, index: number, from: unknown, to: unknown, key?: string): Change => ({
+    class: 'documentation',
+    what,
+    pointer: toPointer(key === undefined ? ['tags', index] : ['tags', index, key]),
+    operations: [],
+    removesOperation: false,
+    action: from === undefined ? 'add' : to === undefined ? 'remove' : 'replace',
+    before: from,
+    after: to,
+  });
+  const changes: Change[] = [];
+  for (const [name, { tag, index }] of before)
+    if (!after.has(name)) changes.push(change(`removed tag ${name}`, index, tag, undefined));
+  for (const [name, { tag, index }] of after) {
+    const old = before.get(name)?.tag;
+    if (old === undefined) {
+      changes.push(change(`added tag ${name}`, index, undefined, tag));
+      continue;
+    }
+    for (const key of new Set([...Object.keys(old), ...Object.keys(tag)])) {
+      const [from, to] = [old[key], tag[key]];
+      if (JSON.stringify(from) === JSON.stringify(to)) continue;
+      const what =
+        from === undefined
+          ? `added tag ${name}.${key}`
+          : to === undefined
+            ? `removed tag ${name}.${key}`
+            : `changed tag ${name}.${key} from ${brief(from)} to ${brief(to)}`;
+      changes.push(change(what, index, from, to, key));
+    }
+  }
+  return changes;
 }
 
 /** api-smart-diff's class, corrected by the rules below where it misjudges this API's clients. */
@@ -217,7 +273,8 @@ function describe(diff: Diff, segments: string[]): string {
   }
 }
 
-function subjectOf(segments: string[]): string {
+/** A node of the bundle as people know it: `Pet.status`, `GET /pets response 404`, `PetStatus`. */
+export function subjectOf(segments: string[]): string {
   const [first, second, third] = segments;
   if (first === 'components' && second !== undefined && third !== undefined) return third + restOf(segments.slice(3));
   if (first === 'paths' && second !== undefined) {

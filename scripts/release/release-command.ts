@@ -1,13 +1,16 @@
 // `npm run release -- <version>`: records the working contract as a release. It refuses unless
 // info.version is that version, the version is the bump the changes since the latest release call
 // for (major for a break of a stable operation, minor for additions, patch for documentation
-// only), the gate passes and generated/ is current. Then it writes releases/<version>/openapi.json
-// and the version's CHANGELOG.md entry.
+// only), the gate passes and what `npm run generate` writes is current: generated/, and the client
+// package's version, so that nothing is left at the old version. Then it writes
+// releases/<version>/openapi.json and the version's CHANGELOG.md entry.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { staleClientVersion } from '../pipeline/client-version.ts';
 import { findDrift } from '../pipeline/files.ts';
 import { type ContractLocations, displayPath } from '../pipeline/locations.ts';
-import { entryFromChanges, readChangelog, unreleasedText, withRelease, writeChangelog } from './changelog.ts';
+import { readChangelog, unreleasedText, withRelease, writeChangelog } from './changelog.ts';
+import { entryFromChanges } from './changelog-entry.ts';
 import { type GateOptions, runGate } from './gate.ts';
 import { listReleases, RELEASED_CONTRACT, releaseFile } from './release-files.ts';
 import { readBase } from './releases.ts';
@@ -64,13 +67,20 @@ export async function runRelease(
         `${requested} ${what} ${latest.name}, but the changes call for a ${result.bump} version: release ${expected}.`,
       );
     }
-    body = unreleasedText(changelog) || entryFromChanges(sortJudgements(result.judgements));
+    body =
+      unreleasedText(changelog) ||
+      entryFromChanges(sortJudgements(result.judgements), { base: base.document, working: working.document });
   }
 
   const drift = await findDrift(working.artifacts, locations.outDir);
   if (drift.length > 0) {
     const files = drift.map((item) => `generated/${item.name} (${item.problem})`).join(', ');
     return refuse(`generated/ does not match openapi/: ${files}. Run \`npm run generate\` first.`);
+  }
+  const client = await staleClientVersion(locations, working.document);
+  if (client !== undefined) {
+    const manifest = displayPath(locations, locations.clientManifest);
+    return refuse(`${manifest} says version ${client.stated}, not ${client.expected}. Run \`npm run generate\` first.`);
   }
   const json = working.artifacts.find((artifact) => artifact.name === RELEASED_CONTRACT);
   if (json === undefined) throw new Error(`The pipeline produced no ${RELEASED_CONTRACT}.`);

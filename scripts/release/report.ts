@@ -1,5 +1,7 @@
 // The gate's findings as people read them: one line per change with its class, what changed,
-// the bundle's JSON pointer and the line under openapi/ to edit, then a verdict.
+// the bundle's JSON pointer, the line under openapi/ to edit and the operations it reaches, each
+// with its stability when it has one (`GET /widgets (experimental)`), then a verdict.
+import type { AffectedOperation } from './changes.ts';
 import type { GateResult, Judgement } from './gate.ts';
 import type { SourceLine } from './source-lines.ts';
 
@@ -14,11 +16,14 @@ export function sortJudgements(judgements: readonly Judgement[]): Judgement[] {
 
 export function changeLine(judgement: Judgement, source?: SourceLine): string {
   const where = source ? `  ${source.file}:${source.line}` : '';
-  const operations = judgement.operations.length
-    ? `  [${judgement.operations.map((operation) => operation.name).join(', ')}]`
-    : '';
+  const operations = judgement.operations.length ? `  [${judgement.operations.map(operationLabel).join(', ')}]` : '';
   const verdict = judgement.reason ? `  ${verdictLabel(judgement)}: ${judgement.reason}` : '';
   return `${judgement.class.padEnd(13)}  ${judgement.what}  ${judgement.pointer}${where}${operations}${verdict}`;
+}
+
+/** `GET /widgets (experimental)`: an operation with its stability, when it is not stable. */
+function operationLabel({ name, stability }: AffectedOperation): string {
+  return stability === 'stable' ? name : `${name} (${stability})`;
 }
 
 function verdictLabel({ verdict }: Judgement): string {

@@ -41,6 +41,7 @@ const operationViews = operations.map(({ operationId, operation }) => {
     summary: defined(operation.summary, `the summary of ${operationId}`),
     tag: defined(operation.tags?.[0], `a tag of ${operationId}`),
     deprecated: operation.deprecated === true,
+    stability: (operation as Record<string, unknown>)['x-stability'] as string | undefined,
     sunset: (operation as Record<string, unknown>)['x-sunset'] as string | undefined,
     parameters: (operation.parameters ?? []).map((parameter) => resolve<ParameterObject>(parameter).name),
     bodyFields: body ? Object.keys(keywords(jsonContent(body).schema).properties as object) : [],
@@ -286,6 +287,26 @@ describe.skipIf(!withChromium)(
       },
     );
 
+    it.for(operationViews)(
+      'badges $operationId with its stability, beside its title and in the navigation, only when the contract does',
+      async (view, { operationPage, expect }) => {
+        const page = await operationPage(view);
+        const places = {
+          title: page.getByRole('heading', { name: view.summary }).filter({ visible: true }).first(),
+          navigation: page
+            .getByRole('link', { name: new RegExp(`^${escapeRegExp(view.summary)}`) })
+            .filter({ visible: true })
+            .first(),
+        };
+        for (const [place, within] of Object.entries(places)) {
+          for (const marker of ['experimental', 'beta']) {
+            const badges = within.getByText(new RegExp(`^${marker}$`, 'i')).filter({ visible: true });
+            expect(await badges.count(), `${marker} badges in the ${place}`).toBe(view.stability === marker ? 1 : 0);
+          }
+        }
+      },
+    );
+
     it('finds createPet with the search box and opens it', async ({ page, expect }) => {
       const createPet = defined(
         operationViews.find((view) => view.operationId === 'createPet'),
@@ -306,6 +327,10 @@ describe.skipIf(!withChromium)(
     });
   },
 );
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 function stringLeaves(value: unknown): string[] {
   if (typeof value === 'string') return [value];

@@ -59,12 +59,16 @@ describe('buildArtifacts', { timeout: 60_000 }, () => {
   };
 
   it('bundles exactly as `redocly bundle -o openapi.json` of the pinned CLI, with the rules prose in place of its marker', async () => {
-    const theirs = withRulesProse(JSON.parse(await cliBundle('json')) as { info: { description?: string } });
+    const theirs = withRulesProse(
+      JSON.parse(await cliBundle('json')) as { info: { version: string; description?: string } },
+    );
     expect((artifacts.get('openapi.json') ?? '').trimEnd()).toBe(JSON.stringify(theirs, null, 2));
   });
 
   it('bundles the document `redocly bundle -o openapi.yaml` of the pinned CLI does, with the rules prose in place of its marker', async () => {
-    const theirs = withRulesProse(parseYaml(await cliBundle('yaml')) as { info: { description?: string } });
+    const theirs = withRulesProse(
+      parseYaml(await cliBundle('yaml')) as { info: { version: string; description?: string } },
+    );
     expect(parseYaml(artifacts.get('openapi.yaml') ?? '')).toEqual(theirs);
   });
 

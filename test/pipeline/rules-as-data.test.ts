@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, type OpenApiDocument } from '../../contract/index.ts';
 import { createLogger } from '../../core/logger.ts';
+import { contractLocations } from '../../scripts/pipeline/locations.ts';
+import { VERSION_MARKER } from '../../scripts/pipeline/rules-prose.ts';
 import { openService, type Service } from '../../server/service.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { createWorkspace, repoRoot, type Workspace } from './workspace.ts';
@@ -166,5 +168,52 @@ describe('a body limit edited in the contract alone', { timeout: 60_000 }, () =>
     expect(description).toContain('of at most 1,000 bytes.');
     expect(description).not.toContain('<!-- x-max-body-bytes -->');
     expect(description).not.toContain('KiB');
+  });
+});
+
+/** A version no release has, so it can only have come from the edit. */
+const EDITED_VERSION = '7.31.5';
+
+describe('the version edited in the contract alone', { timeout: 60_000 }, () => {
+  let workspace: Workspace;
+  let manifest: string;
+
+  beforeAll(async () => {
+    workspace = await createWorkspace();
+    manifest = await readFile(contractLocations(repoRoot).clientManifest, 'utf8');
+    await mkdir(path.dirname(workspace.locations.clientManifest), { recursive: true });
+    await writeFile(workspace.locations.clientManifest, manifest);
+    await workspace.editYaml('openapi/openapi.yaml', (document) => {
+      document.info.version = EDITED_VERSION;
+    });
+    const generated = await workspace.generate();
+    expect(generated.code, generated.stderr).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await workspace.dispose();
+  });
+
+  it("is what the description's version sentence in the published contract and its docs says", async () => {
+    const bundle = JSON.parse(await workspace.read('generated/openapi.json')) as { info: { description: string } };
+    expect(bundle.info.description).toContain(EDITED_VERSION);
+    expect(bundle.info.description).not.toContain(VERSION_MARKER);
+  });
+
+  it("is the client package's version after npm run generate, the rest of its manifest as it was", async () => {
+    const written = await readFile(workspace.locations.clientManifest, 'utf8');
+    expect(JSON.parse(written)).toEqual({ ...JSON.parse(manifest), version: EDITED_VERSION });
+    expect(written.split('\n').length).toBe(manifest.split('\n').length);
+    expect((await workspace.generate('--check')).code).toBe(0);
+  });
+
+  it('makes a client package at another version fail the check, naming it', async () => {
+    const current = await readFile(workspace.locations.clientManifest, 'utf8');
+    await writeFile(workspace.locations.clientManifest, manifest);
+    const check = await workspace.generate('--check');
+    await writeFile(workspace.locations.clientManifest, current);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(
+      `client/package.json says version ${JSON.parse(manifest).version}, not the contract's ${EDITED_VERSION}`,
+    );
   });
 });

@@ -1,6 +1,6 @@
 // `npm run diff` and `npm run release` on a throw-away copy of the repository: the lines name the
 // file and line under openapi/ to edit, and a release takes only the version its changes call for.
-import { cp, readFile, rm } from 'node:fs/promises';
+import { access, cp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.ts';
@@ -8,6 +8,7 @@ import { regenerate } from '../../scripts/pipeline.ts';
 import { runDiff } from '../../scripts/release/diff-command.ts';
 import { runRelease } from '../../scripts/release/release-command.ts';
 import { createWorkspace, positionOf, repoRoot, type Workspace } from '../pipeline/workspace.ts';
+import { addWidgetsCollection } from '../support/widgets-collection.ts';
 
 let workspace: Workspace;
 const originals = new Map<string, string>();
@@ -16,6 +17,7 @@ beforeAll(async () => {
   workspace = await createWorkspace();
   await cp(path.join(repoRoot, 'releases'), workspace.path('releases'), { recursive: true });
   await cp(path.join(repoRoot, 'CHANGELOG.md'), workspace.path('CHANGELOG.md'));
+  await cp(path.join(repoRoot, 'client', 'package.json'), workspace.locations.clientManifest);
 }, 60_000);
 afterAll(() => workspace?.dispose());
 
@@ -103,7 +105,7 @@ describe('npm run diff', { timeout: 30_000 }, () => {
     const { code, lines } = await diff('experimental-base.json');
     expect(code).toBe(0);
     expect(lines.find((line) => line.includes('removed Pet.status'))).toMatch(
-      /openapi\/components\/schemas\/Pet\.yaml:\d+ {2}\[GET \/pets, POST \/pets, GET \/pets\/\{petId\}\] {2}allowed: experimental operation: may change in any way$/,
+      /openapi\/components\/schemas\/Pet\.yaml:\d+ {2}\[GET \/pets \(experimental\), POST \/pets \(experimental\), GET \/pets\/\{petId\} \(experimental\)\] {2}allowed: experimental operation: may change in any way$/,
     );
   });
 
@@ -113,6 +115,34 @@ describe('npm run diff', { timeout: 30_000 }, () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/removed Pet\.status .* openapi\/components\/schemas\/Pet\.yaml:\d+/);
   });
+});
+
+describe('npm run diff after a new collection and npm run generate', { timeout: 60_000 }, () => {
+  it.for(['experimental', 'beta'] as const)(
+    'calls for a minor version, naming each new operation %s',
+    async (stability, { expect }) => {
+      const copy = await createWorkspace();
+      try {
+        await cp(path.join(repoRoot, 'releases'), copy.path('releases'), { recursive: true });
+        const widgets = await addWidgetsCollection(copy.root, { stability });
+        const generated = await copy.generate();
+        expect(generated.code, generated.stderr).toBe(0);
+        const lines: string[] = [];
+        const code = await runDiff(copy.locations, { print: (line) => lines.push(line) });
+        expect(code).toBe(0);
+        for (const { method, path } of widgets.operations) {
+          expect(lines).toContainEqual(
+            expect.stringMatching(
+              new RegExp(`^non-breaking {3}added ${method} ${path} .* {2}\\[${method} ${path} \\(${stability}\\)\\]$`),
+            ),
+          );
+        }
+        expect(lines.at(-1)).toMatch(/; calls for a minor version; passes\.$/);
+      } finally {
+        await copy.dispose();
+      }
+    },
+  );
 });
 
 describe('npm run release', { timeout: 30_000 }, () => {
@@ -145,9 +175,10 @@ describe('npm run release', { timeout: 30_000 }, () => {
     expect(await readFile(workspace.path('releases/1.1.0/openapi.json'), 'utf8')).toBe(
       await workspace.read('generated/openapi.json'),
     );
+    expect(JSON.parse(await readFile(workspace.locations.clientManifest, 'utf8')).version).toBe('1.1.0');
     const changelog = await workspace.read('CHANGELOG.md');
     expect(changelog).toContain(
-      '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- added NewPet.nickname (`POST /pets`).\n',
+      '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- `NewPet.nickname`: new optional field, in `POST /pets`.\n',
     );
     expect(changelog.indexOf('## [1.1.0]')).toBeLessThan(changelog.indexOf('## [1.0.0]'));
 
@@ -170,7 +201,7 @@ describe('npm run release', { timeout: 30_000 }, () => {
       await workspace.read('releases/1.1.0/openapi.json'),
     );
     expect(await workspace.read('dist/docs/changelog.html')).toContain(
-      '<li>added NewPet.nickname (<code>POST /pets</code>).</li>',
+      '<li><code>NewPet.nickname</code>: new optional field, in <code>POST /pets</code>.</li>',
     );
   });
 
@@ -186,6 +217,19 @@ describe('npm run release', { timeout: 30_000 }, () => {
     const { code, lines } = await release('1.1.0');
     expect(code).toBe(1);
     expect(lines.at(-1)).toMatch(/^release: generated\/ does not match openapi\/: .*Run `npm run generate` first\.$/);
+  });
+
+  it('refuses while the client package is at another version', async () => {
+    await edit('openapi/components/schemas/NewPet.yaml', addNickname);
+    await setVersion('1.1.0');
+    await regenerate(workspace.locations);
+    await edit('client/package.json', (content) => content.replace('"version": "1.1.0"', '"version": "1.0.0"'));
+    const { code, lines } = await release('1.1.0');
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toBe(
+      'release: client/package.json says version 1.0.0, not 1.1.0. Run `npm run generate` first.',
+    );
+    await expect(access(workspace.path('releases/1.1.0'))).rejects.toThrow();
   });
 
   it('takes the Unreleased section as edited for the entry', async () => {

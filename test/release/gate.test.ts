@@ -393,6 +393,22 @@ describe('the breaking-change gate on edits of the 1.0.0 contract', () => {
     expect(result).toEqual({ judgements: [], bump: 'none', passed: true });
   });
 
+  it('knows tags by name: one added before the others, and another reworded, are two changes', () => {
+    const working = structuredClone(released) as Bundle;
+    const [first] = working.tags;
+    first.description = `${first.description} Reworded.`;
+    working.tags.unshift({ name: 'widgets', description: 'The widgets of the store.' });
+    const result = runGate(released, working as OpenApiDocument);
+    expect(result.judgements.map(({ class: kind, what, pointer }) => ({ class: kind, what, pointer }))).toEqual([
+      { class: 'documentation', what: 'added tag widgets', pointer: '#/tags/0' },
+      {
+        class: 'documentation',
+        what: expect.stringMatching(new RegExp(`^changed tag ${first.name}\\.description from "`)),
+        pointer: '#/tags/1/description',
+      },
+    ]);
+  });
+
   it('names the operations a change reaches and the bump it calls for', () => {
     const working = structuredClone(released) as Bundle;
     removePetStatus(working);

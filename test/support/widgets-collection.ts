@@ -1,0 +1,317 @@
+// A new collection added to a copy of the contract the way openapi/README.md ("Adding an operation")
+// says a person adds one: `GET /widgets` (a page of widgets) and `POST /widgets` (create one), with
+// their schemas, named examples and every response the lint asks for, marked `x-stability` as
+// asked. Tests of everything the contract drives (diff, changelog, release, docs, mocks, client,
+// types, the server's 501) make this one edit on their copy and read what it added from the
+// result, so none of them depends on the pets of the contract. Only the API's shared parts are
+// referred to: the Error schema, the rate-limit headers and the 401, 413, 415, 429 and 503 responses.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export type Stability = 'experimental' | 'beta' | 'stable';
+
+export interface AddedOperation {
+  /** Upper case, as on the wire. */
+  method: 'GET' | 'POST';
+  /** As the contract writes it, relative to the servers: `/widgets`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  /** As the operation is marked; `stable` when it carries no `x-stability`. */
+  stability: Stability;
+}
+
+export interface WidgetsCollection {
+  /** The path added under `paths` in openapi/openapi.yaml. */
+  path: string;
+  /** The tag added to openapi/openapi.yaml and given to both operations. */
+  tag: string;
+  /** The list operation first, then the create operation. */
+  operations: [list: AddedOperation, create: AddedOperation];
+  /** Components added, by kind (`schemas`, `examples`), each under its name (the file's name). */
+  components: Record<'schemas' | 'examples', string[]>;
+  /** Every file written or edited, relative to the copy's root. */
+  files: string[];
+}
+
+export interface WidgetsOptions {
+  /** The `x-stability` of both operations; `stable` writes none. Default `experimental`. */
+  stability?: Stability;
+}
+
+const PATH = '/widgets';
+const TAG = 'widgets';
+const LIST = { method: 'GET', operationId: 'listWidgets', summary: 'List widgets' } as const;
+const CREATE = { method: 'POST', operationId: 'createWidget', summary: 'Add a widget' } as const;
+
+const RATE_LIMIT_HEADERS = `        X-RateLimit-Limit:
+          $ref: ../components/headers/X-RateLimit-Limit.yaml
+        X-RateLimit-Remaining:
+          $ref: ../components/headers/X-RateLimit-Remaining.yaml
+        X-RateLimit-Reset:
+          $ref: ../components/headers/X-RateLimit-Reset.yaml`;
+
+function pathFile(stability: Stability): string {
+  const marker = stability === 'stable' ? '' : `  x-stability: ${stability}\n`;
+  return `get:
+  operationId: ${LIST.operationId}
+${marker}  summary: ${LIST.summary}
+  description: |
+    Returns widgets in ascending \`id\` order, at most \`limit\` of them (20 when omitted). When
+    more widgets exist, the \`Link\` header gives the next page.
+  tags:
+    - ${TAG}
+  parameters:
+    - name: limit
+      in: query
+      required: false
+      description: Maximum number of widgets in one page, from 1 to 100.
+      schema:
+        type: integer
+        format: int32
+        minimum: 1
+        maximum: 100
+        default: 20
+    - name: cursor
+      in: query
+      required: false
+      description: Opaque position of the next page, as the \`Link\` header of the previous page gives it.
+      schema:
+        type: string
+  responses:
+    "200":
+      description: A page of widgets, in ascending \`id\` order.
+      headers:
+        Link:
+          description: RFC 8288 link to the next page, present only when more widgets exist.
+          required: false
+          schema:
+            type: string
+            maxLength: 2048
+${RATE_LIMIT_HEADERS}
+      content:
+        application/json:
+          schema:
+            $ref: ../components/schemas/Widgets.yaml
+          examples:
+            WidgetsFirstPage:
+              $ref: ../components/examples/WidgetsFirstPage.yaml
+            WidgetsEmpty:
+              $ref: ../components/examples/WidgetsEmpty.yaml
+    "400":
+      description: "\`limit\` is invalid (\`validation_failed\`), or \`cursor\` was not issued by the service (\`invalid_cursor\`)."
+      headers:
+${RATE_LIMIT_HEADERS}
+      content:
+        application/json:
+          schema:
+            $ref: ../components/schemas/Error.yaml
+          examples:
+            ErrorInvalidWidgetLimit:
+              $ref: ../components/examples/ErrorInvalidWidgetLimit.yaml
+    "401":
+      $ref: ../components/responses/Unauthorized.yaml
+    "429":
+      $ref: ../components/responses/TooManyRequests.yaml
+    "503":
+      $ref: ../components/responses/ServiceUnavailable.yaml
+post:
+  operationId: ${CREATE.operationId}
+${marker}  x-max-body-bytes: 4096
+  summary: ${CREATE.summary}
+  description: |
+    Adds a widget and returns it as stored, with the \`id\` the service assigned. The \`Location\`
+    header gives its path. The body must be \`application/json\` of at most <!-- x-max-body-bytes -->.
+  tags:
+    - ${TAG}
+  requestBody:
+    required: true
+    description: The widget to add.
+    content:
+      application/json:
+        schema:
+          $ref: ../components/schemas/NewWidget.yaml
+        examples:
+          NewWidgetMinimal:
+            $ref: ../components/examples/NewWidgetMinimal.yaml
+  responses:
+    "201":
+      description: The widget was added.
+      headers:
+        Location:
+          description: Path of the created widget.
+          required: true
+          schema:
+            type: string
+            format: uri-reference
+            maxLength: 2048
+${RATE_LIMIT_HEADERS}
+      content:
+        application/json:
+          schema:
+            $ref: ../components/schemas/Widget.yaml
+          examples:
+            WidgetCreated:
+              $ref: ../components/examples/WidgetCreated.yaml
+    "400":
+      description: "The body is not valid JSON (\`malformed_json\`), or lacks \`name\`, has an unknown field or holds an invalid value (\`validation_failed\`). Nothing is stored."
+      headers:
+${RATE_LIMIT_HEADERS}
+      content:
+        application/json:
+          schema:
+            $ref: ../components/schemas/Error.yaml
+          examples:
+            ErrorWidgetNameMissing:
+              $ref: ../components/examples/ErrorWidgetNameMissing.yaml
+    "401":
+      $ref: ../components/responses/Unauthorized.yaml
+    "413":
+      $ref: ../components/responses/PayloadTooLarge.yaml
+    "415":
+      $ref: ../components/responses/UnsupportedMediaType.yaml
+    "429":
+      $ref: ../components/responses/TooManyRequests.yaml
+    "503":
+      $ref: ../components/responses/ServiceUnavailable.yaml
+`;
+}
+
+const SCHEMAS: Record<string, string> = {
+  Widget: `type: object
+description: A widget, as stored by the service.
+required:
+  - id
+  - name
+additionalProperties: false
+properties:
+  id:
+    type: integer
+    format: int64
+    description: Identifier of the widget, assigned by the service on creation.
+    minimum: 1
+    maximum: 9007199254740991
+  name:
+    type: string
+    description: What the widget is called.
+    minLength: 1
+    maxLength: 100
+`,
+  NewWidget: `type: object
+description: A widget to add. Fields not listed here are rejected.
+required:
+  - name
+additionalProperties: false
+properties:
+  name:
+    type: string
+    description: What the widget is called.
+    minLength: 1
+    maxLength: 100
+`,
+  Widgets: `type: array
+description: A page of widgets in ascending \`id\` order.
+maxItems: 100
+items:
+  $ref: ./Widget.yaml
+`,
+};
+
+const EXAMPLES: Record<string, string> = {
+  WidgetsFirstPage: `summary: "A page of two widgets"
+value:
+  - id: 1
+    name: Sprocket
+  - id: 2
+    name: Flange
+`,
+  WidgetsEmpty: `summary: "No widget yet"
+value: []
+`,
+  NewWidgetMinimal: `summary: "A widget's name"
+value:
+  name: Sprocket
+`,
+  WidgetCreated: `summary: "The widget as stored, with its new id"
+value:
+  id: 1
+  name: Sprocket
+`,
+  ErrorInvalidWidgetLimit: `summary: "limit out of range"
+value:
+  code: validation_failed
+  message: "Query parameter \`limit\` must be at most 100."
+  status: 400
+  details:
+    - in: query
+      name: limit
+      message: "Query parameter \`limit\` must be at most 100."
+`,
+  ErrorWidgetNameMissing: `summary: "name is missing"
+value:
+  code: validation_failed
+  message: "Body field \`name\` is required."
+  status: 400
+  details:
+    - in: body
+      name: name
+      message: "Body field \`name\` is required."
+`,
+};
+
+/**
+ * Adds the widgets collection to the contract of the copy at `root`: writes
+ * `openapi/paths/widgets.yaml` and the files of its schemas and examples under
+ * `openapi/components/`, and adds `/widgets` to `paths` and the `widgets` tag to `tags` in
+ * `openapi/openapi.yaml`. Run `npm run generate` on the copy afterwards, as a person would.
+ */
+export async function addWidgetsCollection(root: string, options: WidgetsOptions = {}): Promise<WidgetsCollection> {
+  const stability = options.stability ?? 'experimental';
+  const written: Array<[file: string, content: string]> = [
+    ['openapi/paths/widgets.yaml', pathFile(stability)],
+    ...Object.entries(SCHEMAS).map(([name, content]): [string, string] => [
+      `openapi/components/schemas/${name}.yaml`,
+      content,
+    ]),
+    ...Object.entries(EXAMPLES).map(([name, content]): [string, string] => [
+      `openapi/components/examples/${name}.yaml`,
+      content,
+    ]),
+  ];
+  for (const [file, content] of written) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), content, 'utf8');
+  }
+  const rootFile = 'openapi/openapi.yaml';
+  const document = await readFile(path.join(root, rootFile), 'utf8');
+  await writeFile(path.join(root, rootFile), withWidgetsListed(document), 'utf8');
+
+  const operation = (fields: typeof LIST | typeof CREATE): AddedOperation => ({ ...fields, path: PATH, stability });
+  return {
+    path: PATH,
+    tag: TAG,
+    operations: [operation(LIST), operation(CREATE)],
+    components: { schemas: Object.keys(SCHEMAS), examples: Object.keys(EXAMPLES) },
+    files: [...written.map(([file]) => file), rootFile],
+  };
+}
+
+/**
+ * The root document with the tag and the path added as a person types them: a line at the end of
+ * the top-level `tags:` and `paths:` lists, so the rest of the file, and the lines `npm run diff`
+ * reports, stay as they were.
+ */
+function withWidgetsListed(document: string): string {
+  const appendTo = (text: string, key: string, lines: string) => {
+    const heading = new RegExp(`^${key}:\\n`, 'm').exec(text);
+    if (heading === null) return `${text.trimEnd()}\n${key}:\n${lines}`;
+    const start = heading.index + heading[0].length;
+    // The list ends where the next top-level key starts.
+    const next = /^\S/m.exec(text.slice(start));
+    const end = next === null ? text.length : start + next.index;
+    return `${text.slice(0, end)}${lines}${text.slice(end)}`;
+  };
+  const tag = `  - name: ${TAG}\n    description: The widgets of the store.\n`;
+  const pathRef = `  ${PATH}:\n    $ref: paths/widgets.yaml\n`;
+  return appendTo(appendTo(document, 'tags', tag), 'paths', pathRef);
+}
