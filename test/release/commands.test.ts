@@ -1,5 +1,6 @@
 // `npm run diff` and `npm run release` on a throw-away copy of the repository: the lines name the
 // file and line under openapi/ to edit, and a release takes only the version its changes call for.
+import { readdirSync } from 'node:fs';
 import { access, cp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +8,20 @@ import { buildDocs } from '../../scripts/docs/build.ts';
 import { regenerate } from '../../scripts/pipeline.ts';
 import { runDiff } from '../../scripts/release/diff-command.ts';
 import { runRelease } from '../../scripts/release/release-command.ts';
+import { bumped, compareVersions, formatVersion, parseVersion } from '../../scripts/release/version.ts';
 import { createWorkspace, positionOf, repoRoot, type Workspace } from '../pipeline/workspace.ts';
+import { defined } from '../support/defined.ts';
 import { addWidgetsCollection } from '../support/widgets-collection.ts';
+
+/** The released versions, oldest first; the latest one, and the versions after it. */
+const RELEASED = readdirSync(path.join(repoRoot, 'releases'))
+  .flatMap((name) => parseVersion(name) ?? [])
+  .sort(compareVersions);
+const LATEST_VERSION = defined(RELEASED.at(-1), 'a release in releases/');
+const LATEST = formatVersion(LATEST_VERSION);
+const NEXT_PATCH = formatVersion(bumped(LATEST_VERSION, 'patch'));
+const NEXT_MINOR = formatVersion(bumped(LATEST_VERSION, 'minor'));
+const NEXT_MAJOR = formatVersion(bumped(LATEST_VERSION, 'major'));
 
 let workspace: Workspace;
 const originals = new Map<string, string>();
@@ -33,7 +46,7 @@ afterEach(async () => {
   const contractEdited = [...originals.keys()].some((relative) => relative.startsWith('openapi/'));
   for (const [relative, content] of originals) await workspace.write(relative, content);
   originals.clear();
-  await rm(workspace.path('releases/1.1.0'), { recursive: true, force: true });
+  await rm(workspace.path(`releases/${NEXT_MINOR}`), { recursive: true, force: true });
   await rm(workspace.path('dist'), { recursive: true, force: true });
   await cp(path.join(repoRoot, 'CHANGELOG.md'), workspace.path('CHANGELOG.md'));
   if (contractEdited) await regenerate(workspace.locations);
@@ -78,7 +91,7 @@ describe('npm run diff', { timeout: 30_000 }, () => {
     expect(lines).toContain(
       'breaking       removed Pet.status  #/components/schemas/Pet/properties/status  ' +
         `openapi/components/schemas/Pet.yaml:${line}  [GET /pets, POST /pets, GET /pets/{petId}]  ` +
-        'NOT ALLOWED: breaks clients of 1.x: needs version 2.0.0 and the base path /v2 in servers',
+        `NOT ALLOWED: breaks clients of ${LATEST_VERSION.major}.x: needs version ${NEXT_MAJOR} and the base path /v${LATEST_VERSION.major + 1} in servers`,
     );
     expect(lines.at(-1)).toMatch(/fails: 2 breaking changes the version does not allow\.$/);
   });
@@ -158,47 +171,48 @@ describe('npm run release', { timeout: 30_000 }, () => {
   const setVersion = (version: string) =>
     edit('openapi/openapi.yaml', (content) => content.replace(/^ {2}version: .*$/m, `  version: ${version}`));
 
-  it('refuses 1.0.1 for a new optional field, then accepts 1.1.0 and writes the release and its entry', async () => {
+  it('refuses a patch version for a new optional field, then accepts the minor one and writes the release and its entry', async () => {
     await edit('openapi/components/schemas/NewPet.yaml', addNickname);
-    await setVersion('1.0.1');
+    await setVersion(NEXT_PATCH);
     await regenerate(workspace.locations);
-    const refused = await release('1.0.1');
+    const refused = await release(NEXT_PATCH);
     expect(refused.code).toBe(1);
     expect(refused.lines.at(-1)).toBe(
-      'release: 1.0.1 is a patch step from 1.0.0, but the changes call for a minor version: release 1.1.0.',
+      `release: ${NEXT_PATCH} is a patch step from ${LATEST}, but the changes call for a minor version: release ${NEXT_MINOR}.`,
     );
 
-    await setVersion('1.1.0');
+    await setVersion(NEXT_MINOR);
     await regenerate(workspace.locations);
-    const accepted = await release('1.1.0');
+    const accepted = await release(NEXT_MINOR);
     expect(accepted.code, accepted.lines.join('\n')).toBe(0);
-    expect(await readFile(workspace.path('releases/1.1.0/openapi.json'), 'utf8')).toBe(
+    expect(await readFile(workspace.path(`releases/${NEXT_MINOR}/openapi.json`), 'utf8')).toBe(
       await workspace.read('generated/openapi.json'),
     );
-    expect(JSON.parse(await readFile(workspace.locations.clientManifest, 'utf8')).version).toBe('1.1.0');
+    expect(JSON.parse(await readFile(workspace.locations.clientManifest, 'utf8')).version).toBe(NEXT_MINOR);
     const changelog = await workspace.read('CHANGELOG.md');
     expect(changelog).toContain(
-      '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- `NewPet.nickname`: new optional field, in `POST /pets`.\n',
+      `## [Unreleased]\n\n## [${NEXT_MINOR}] - 2026-12-01\n\n### Added\n\n- \`NewPet.nickname\`: new optional field, in \`POST /pets\`.\n`,
     );
-    expect(changelog.indexOf('## [1.1.0]')).toBeLessThan(changelog.indexOf('## [1.0.0]'));
+    expect(changelog.indexOf(`## [${NEXT_MINOR}]`)).toBeLessThan(changelog.indexOf(`## [${LATEST}]`));
 
     expect(await buildDocs(workspace.locations, () => {})).toEqual({ ok: true });
     const switcherOf = async (page: string) =>
       [...(await workspace.read(`dist/docs/${page}`)).matchAll(/<option value="([^"]+)"[^>]*>([^<]+)<\/option>/g)].map(
         ([, href, label]) => `${label} -> ${href}`,
       );
+    // The draft first, then every release, the newest first.
+    const versions = [NEXT_MINOR, ...RELEASED.map(formatVersion).reverse()];
     expect(await switcherOf('index.html')).toEqual([
-      '1.1.0 (draft) -> index.html',
-      '1.1.0 -> 1.1.0/index.html',
-      '1.0.0 -> 1.0.0/index.html',
+      `${NEXT_MINOR} (draft) -> index.html`,
+      ...versions.map((version) => `${version} -> ${version}/index.html`),
     ]);
-    expect(await switcherOf('1.0.0/index.html')).toEqual([
-      '1.1.0 (draft) -> ../index.html',
-      '1.1.0 -> ../1.1.0/index.html',
-      '1.0.0 -> ../1.0.0/index.html',
+    const oldest = formatVersion(defined(RELEASED[0], 'the first release'));
+    expect(await switcherOf(`${oldest}/index.html`)).toEqual([
+      `${NEXT_MINOR} (draft) -> ../index.html`,
+      ...versions.map((version) => `${version} -> ../${version}/index.html`),
     ]);
-    expect(await workspace.read('dist/docs/1.1.0/openapi.json')).toBe(
-      await workspace.read('releases/1.1.0/openapi.json'),
+    expect(await workspace.read(`dist/docs/${NEXT_MINOR}/openapi.json`)).toBe(
+      await workspace.read(`releases/${NEXT_MINOR}/openapi.json`),
     );
     expect(await workspace.read('dist/docs/changelog.html')).toContain(
       '<li><code>NewPet.nickname</code>: new optional field, in <code>POST /pets</code>.</li>',
@@ -206,42 +220,46 @@ describe('npm run release', { timeout: 30_000 }, () => {
   });
 
   it('refuses a version info.version does not state', async () => {
-    const { code, lines } = await release('1.1.0');
+    const { code, lines } = await release(NEXT_MINOR);
     expect(code).toBe(1);
-    expect(lines.at(-1)).toMatch(/^release: openapi\/openapi.yaml says info.version 1.0.0; set it to 1.1.0 first/);
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^release: openapi/openapi.yaml says info.version ${LATEST}; set it to ${NEXT_MINOR} first`),
+    );
   });
 
   it('refuses while generated/ is stale', async () => {
     await edit('openapi/components/schemas/NewPet.yaml', addNickname);
-    await setVersion('1.1.0');
-    const { code, lines } = await release('1.1.0');
+    await setVersion(NEXT_MINOR);
+    const { code, lines } = await release(NEXT_MINOR);
     expect(code).toBe(1);
     expect(lines.at(-1)).toMatch(/^release: generated\/ does not match openapi\/: .*Run `npm run generate` first\.$/);
   });
 
   it('refuses while the client package is at another version', async () => {
     await edit('openapi/components/schemas/NewPet.yaml', addNickname);
-    await setVersion('1.1.0');
+    await setVersion(NEXT_MINOR);
     await regenerate(workspace.locations);
-    await edit('client/package.json', (content) => content.replace('"version": "1.1.0"', '"version": "1.0.0"'));
-    const { code, lines } = await release('1.1.0');
+    await edit('client/package.json', (content) =>
+      content.replace(`"version": "${NEXT_MINOR}"`, `"version": "${LATEST}"`),
+    );
+    const { code, lines } = await release(NEXT_MINOR);
     expect(code).toBe(1);
     expect(lines.at(-1)).toBe(
-      'release: client/package.json says version 1.0.0, not 1.1.0. Run `npm run generate` first.',
+      `release: client/package.json says version ${LATEST}, not ${NEXT_MINOR}. Run \`npm run generate\` first.`,
     );
-    await expect(access(workspace.path('releases/1.1.0'))).rejects.toThrow();
+    await expect(access(workspace.path(`releases/${NEXT_MINOR}`))).rejects.toThrow();
   });
 
   it('takes the Unreleased section as edited for the entry', async () => {
     await edit('openapi/components/schemas/NewPet.yaml', addNickname);
-    await setVersion('1.1.0');
+    await setVersion(NEXT_MINOR);
     await edit('CHANGELOG.md', (content) =>
       content.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Added\n\n- A nickname for every new animal.\n'),
     );
     await regenerate(workspace.locations);
-    expect((await release('1.1.0')).code).toBe(0);
+    expect((await release(NEXT_MINOR)).code).toBe(0);
     expect(await workspace.read('CHANGELOG.md')).toContain(
-      '## [Unreleased]\n\n## [1.1.0] - 2026-12-01\n\n### Added\n\n- A nickname for every new animal.\n',
+      `## [Unreleased]\n\n## [${NEXT_MINOR}] - 2026-12-01\n\n### Added\n\n- A nickname for every new animal.\n`,
     );
   });
 });
