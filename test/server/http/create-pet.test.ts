@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
 import type { Pet, PetStatus } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { expectError, expectJsonContentType, postRaw } from './http-support.ts';
 
-const MAX_BODY_BYTES = 16 * 1024;
+/** The largest body createPet reads, as the contract's `x-max-body-bytes` sets it. */
+const MAX_BODY_BYTES = defined(loadContract().operation('createPet').maxBodyBytes, 'the body limit of createPet');
 
 let t: TestApp;
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
 import type { ErrorCode } from '../../../core/errors.ts';
 import type { NewPet, Pet } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
@@ -19,7 +20,8 @@ import {
  * nothing, consumes no id, and leaves Object.prototype alone.
  */
 
-const MAX_BODY_BYTES = 16 * 1024;
+/** The largest body createPet reads, as the contract's `x-max-body-bytes` sets it. */
+const MAX_BODY_BYTES = defined(loadContract().operation('createPet').maxBodyBytes, 'the body limit of createPet');
 
 let t: TestApp;
 /** A cursor the service issued for `limit=1` and no status filter, for the tampering rows. */

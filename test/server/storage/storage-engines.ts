@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { CollectionStore } from '../../../core/collections/store.ts';
 import type { Pet } from '../../../generated/openapi.ts';
+import { collectionTables } from '../../../server/store/collection-tables.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import { openSqliteStorage } from '../../../server/store/sqlite-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
@@ -85,7 +87,9 @@ function useEmptyPostgres(clock?: Clock): EmptyDatabase {
   beforeEach(async () => {
     // Opening first: it creates the tables in the new database.
     await opened.openMain();
-    await query('TRUNCATE pets, api_keys RESTART IDENTITY');
+    // Every table of data: the keys and each collection of the contract.
+    const tables = ['api_keys', ...collectionTables(loadContract()).map((table) => table.name)];
+    await query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY`);
   });
   return { ...opened.access, query };
 }
