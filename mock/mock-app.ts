@@ -57,8 +57,17 @@ export interface MockAppOptions extends Pick<AppDeps, 'keys' | 'limiters'> {
   logger: Logger;
 }
 
-/** A page may pick a scenario with the `mock-scenario` cookie (sent only with credentials) or `Prefer`. */
-const MOCK_CORS: CorsExtras = { credentials: true, allowHeaders: ['Prefer'] };
+/**
+ * The delay the mock added to an answer, in milliseconds, so a developer (or a test) sees why it
+ * came late, and how late it was meant to come, whatever else slowed it.
+ */
+export const DELAY_HEADER = 'X-Mock-Delay';
+
+/**
+ * A page may pick a scenario with the `mock-scenario` cookie (sent only with credentials) or
+ * `Prefer`, and read the delay the mock added.
+ */
+const MOCK_CORS: CorsExtras = { credentials: true, allowHeaders: ['Prefer'], exposeHeaders: [DELAY_HEADER] };
 
 export interface MockApp {
   /** Answers a request; `env` is the Node server's bindings (its socket, for the connection faults), when served by one. */
@@ -131,7 +140,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
       if (!(error instanceof ChoiceError)) throw error;
       bindings = { choice: error };
     }
-    if (choice?.delay) await sleep(delayMs(choice.delay));
+    const delay = choice?.delay && delayMs(choice.delay);
+    if (delay) await sleep(delay);
     const connection = options.connectionOf?.(env);
     if (choice?.fault === 'drop' && connection) {
       connection.drop();
@@ -139,7 +149,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
       return new Response(null, { status: 500 });
     }
     const app = apps[choice?.scenario.data ?? 'examples'];
-    const response = await app.fetch(forwarded, { ...(env as object | undefined), ...bindings });
+    const answered = await app.fetch(forwarded, { ...(env as object | undefined), ...bindings });
+    const response = delay ? withHeader(answered, DELAY_HEADER, String(delay)) : answered;
     return choice?.fault === 'truncate' && connection ? connection.truncate(response) : response;
   };
   return { fetch, settings };
@@ -168,6 +179,12 @@ function declaredSuccess(operation: ContractOperation): RouteHandler {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function withHeader(response: Response, name: string, value: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -27,6 +27,8 @@ export interface CorsExtras {
   credentials?: boolean;
   /** Request headers allowed beside the service's own (the mocks' `Prefer`). */
   allowHeaders?: string[];
+  /** Response headers a page may read beside the service's own (the mocks' delay). */
+  exposeHeaders?: string[];
 }
 
 /**
@@ -39,10 +41,10 @@ export interface CorsExtras {
 export function corsFor(
   origins: CorsOrigins,
   allowMethods: string[],
-  { credentials = false, allowHeaders: extraHeaders = [] }: CorsExtras = {},
+  { credentials = false, allowHeaders: extraHeaders = [], exposeHeaders: extraExposed = [] }: CorsExtras = {},
 ): MiddlewareHandler<AppEnv> {
   const allowHeaders = ['Authorization', 'Content-Type', 'X-Request-Id', ...extraHeaders].join(',');
-  const exposeHeaders = EXPOSED_HEADERS.join(',');
+  const exposeHeaders = [...EXPOSED_HEADERS, ...extraExposed].join(',');
   const methods = allowMethods.join(',');
   const allows = typeof origins === 'function' ? origins : (origin: string) => origins.includes(origin);
   return async (c, next) => {
