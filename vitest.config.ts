@@ -35,6 +35,9 @@ export default defineConfig({
     // module state (none mocks modules or patches globals it does not restore).
     isolate: false,
     setupFiles: ['test/support/retain-sqlite.ts'],
+    // expect.poll waits for a condition (a page updated, a server ready): on a loaded machine that
+    // can take far more than vitest's default second; each test's own timeout still bounds it.
+    expect: { poll: { timeout: 30_000, interval: 50 } },
     projects: [
       {
         extends: true,

@@ -34,22 +34,17 @@ function spawnMain(env: Record<string, string>, options: Pick<SpawnOptions, 'uid
 /** Starts `server/main.ts` as its own process on a free port and resolves once it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const { child, exited, output, errors } = spawnMain(env);
+  // No timer of its own: a loaded machine may take long to start it; the test's timeout bounds the wait.
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`The server did not start within 15 s.\n${output()}\n${errors()}`)),
-      15_000,
-    );
     const onData = () => {
       const url = /listening on (http:\/\/[^\s]+)\/v1/.exec(output())?.[1];
       if (url) {
-        clearTimeout(timer);
         child.stdout.off('data', onData);
         resolve(url);
       }
     };
     child.stdout.on('data', onData);
     void exited.then(({ code }) => {
-      clearTimeout(timer);
       reject(new Error(`The server exited with ${code} before listening.\n${output()}\n${errors()}`));
     });
   });
@@ -68,7 +63,8 @@ export async function runServerProcessToExit(
   options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
 ): Promise<FinishedProcess> {
   const { child, exited, output, errors } = spawnMain(env, options);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  // Only a safety net for a start-up that hangs: the tests' own timeouts judge how long it may take.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
   // 'close' comes after the last output, where 'exit' may not.
   await once(child, 'close');
   const { code } = await exited;
