@@ -190,19 +190,47 @@ describe.skipIf(!(await postgresReachable()))('PostgreSQL collection queries', (
 });
 
 describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the database cannot be reached', () => {
-  /** A storage whose connections go through a proxy the test controls, with a key and a pet in it. */
+  /**
+   * A storage whose connections go through a proxy the test controls, with a key and a pet in it.
+   * The key and the pet are written directly, and the proxied storage is opened again until it opens:
+   * the short timeouts under test are for the outage, and a loaded machine may exceed them while
+   * everything is still reachable.
+   */
   async function throughProxy(options: Parameters<typeof openPostgresStorage>[1] = {}) {
     const { url } = await emptyDatabase();
-    const direct = new URL(url);
-    const proxy: TcpProxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const direct = await open(url);
+    const { secret } = await direct.keys.create({ plan: 'free' });
+    const pet = await petsIn(direct).create({ name: 'Rex', categoryId: 1, status: 'available' });
+    const target = new URL(url);
+    const proxy: TcpProxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     cleanups.push(() => proxy.close());
     const proxied = new URL(url);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
-    const storage = await open(proxied.href, { poolSize: 2, ...options });
-    const { secret } = await storage.keys.create({ plan: 'free' });
-    const pet = await petsIn(storage).create({ name: 'Rex', categoryId: 1, status: 'available' });
+    const storage = await openOnceReachable(proxied.href, { poolSize: 2, ...options });
     return { proxy, storage, secret, pet };
+  }
+
+  /** Opens the storage, again after each StorageUnavailableError (the test's timeout bounds the wait). */
+  async function openOnceReachable(url: string, options: Parameters<typeof openPostgresStorage>[1]): Promise<Storage> {
+    for (;;) {
+      try {
+        return await open(url, options);
+      } catch (error) {
+        if (!(error instanceof StorageUnavailableError)) throw error;
+      }
+    }
+  }
+
+  /** Resolves to what `call` resolves to once it does, retrying while it reports the storage unavailable. */
+  async function onceServing<T>(call: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof StorageUnavailableError)) throw error;
+      }
+    }
   }
 
   function calls(storage: Storage, secret: string, petId: number): Array<[string, () => Promise<unknown>]> {
@@ -242,7 +270,9 @@ describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the d
     await expectEveryCallUnavailable(storage, secret, pet.id);
 
     await proxy.forward();
-    expect(await petsIn(storage).get(pet.id)).toEqual(pet);
-    expect(await storage.keys.findActive(secret)).toMatchObject({ plan: 'free' });
+    // The 300 ms timeouts may also expire on a loaded machine once the network carries again; what
+    // matters is that the same storage serves again without being reopened.
+    expect(await onceServing(() => petsIn(storage).get(pet.id))).toEqual(pet);
+    expect(await onceServing(() => storage.keys.findActive(secret))).toMatchObject({ plan: 'free' });
   });
 });
