@@ -1,7 +1,7 @@
 // The published docs folder (dist/docs/) under /docs/, and the bundled contract at /openapi.json and
 // /openapi.yaml. They sit outside the API's base path and are no API operations: createApp mounts them
 // before rate limiting and authentication, so they need no key and count against no window.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,18 @@ export interface DocsFiles {
   openapiYaml: string;
 }
 
-const repositoryFile = (relative: string) => fileURLToPath(new URL(`../${relative}`, import.meta.url));
+/** The repository this module belongs to: the nearest folder above it with a package.json (from server/ as source, or from dist/runtime/server/ compiled). */
+function repositoryRoot(): string {
+  let folder = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(folder, 'package.json'))) {
+    const parent = path.dirname(folder);
+    if (parent === folder) throw new Error(`No package.json above ${fileURLToPath(import.meta.url)}.`);
+    folder = parent;
+  }
+  return folder;
+}
+
+const repositoryFile = (relative: string) => path.join(repositoryRoot(), relative);
 
 export const DEFAULT_DOCS_FILES: DocsFiles = {
   dir: repositoryFile('dist/docs'),

@@ -1,0 +1,40 @@
+// What `npm start`, `npm run keys` and `npm run db:*` run: `node scripts/runtime/run.mjs <entry> [args]`
+// rebuilds dist/runtime when a source is newer, then runs server/<entry> compiled, in this very process.
+// One process, not a chain of commands under a shell: npm passes SIGTERM and SIGINT to it, so
+// stopping `npm start` drains and stops the server instead of leaving it running.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildRuntime, RUNTIME_DIR, runtimeIsStale } from './build.mjs';
+
+// Stack traces name the TypeScript sources.
+process.setSourceMapsEnabled(true);
+
+const ENTRIES = ['main', 'keys-cli', 'db-cli'];
+const [entry, ...args] = process.argv.slice(2);
+if (!ENTRIES.includes(entry)) {
+  console.error(`usage: node scripts/runtime/run.mjs <${ENTRIES.join('|')}> [arguments]`);
+  process.exit(2);
+}
+
+if (await runtimeIsStale()) {
+  try {
+    await buildRuntime();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+if (entry === 'main') {
+  // The docs page is built with the contract's tooling (a build step, in a process of its own);
+  // the server itself runs compiled.
+  const ensureDocs = fileURLToPath(new URL('../docs/start.ts', import.meta.url));
+  const docs = spawnSync(process.execPath, ['--import', 'tsx', ensureDocs], { stdio: 'inherit' });
+  if (docs.status !== 0) process.exit(docs.status ?? 1);
+}
+
+const module = path.join(RUNTIME_DIR, 'server', `${entry}.js`);
+// The entry reads its arguments from process.argv as if it had been started directly.
+process.argv = [process.argv[0], module, ...args];
+await import(pathToFileURL(module).href);
