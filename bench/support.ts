@@ -16,12 +16,21 @@ export const FLOOR_STEPS = [
 ] as const;
 
 /** Runs a TypeScript server (`node --import tsx entry`) and resolves once it prints where it listens. */
-export async function start(
+export function start(
   entry: string,
   env: Record<string, string>,
   nodeOptions: string[] = [],
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', entry], {
+  return startNode([...nodeOptions, '--import', 'tsx', entry], env);
+}
+
+/** Runs `node ...args` (a server) and resolves once it prints where it listens. */
+export async function startNode(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
+  const entry = args.at(-1);
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
