@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createTestDatabase, POSTGRES_ADMIN_URL, REDIS_TEST_URL } from '../test/support/backing-services.ts';
+import { createTestDatabase, POSTGRES_ADMIN_URL, REDIS_TEST_URL } from '../support/backing-services.ts';
 
 /** Why the PostgreSQL + Redis figures cannot be measured here, or undefined when both answer. */
 export async function backingServicesMissing(): Promise<string | undefined> {

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../server/store/postgres/connection.ts';
-import { createTestDatabase, POSTGRES_ADMIN_URL, REDIS_TEST_URL } from '../test/support/backing-services.ts';
+import { createTestDatabase, POSTGRES_ADMIN_URL, REDIS_TEST_URL } from '../support/backing-services.ts';
 import { cpuOf, machineBusy, procTimes } from './proc.ts';
 import { fillPostgres, fillSqlite, postgresKey, sqliteKey } from './seed.ts';
 import { answerOf, CONNECTIONS, PATH, start, stop } from './support.ts';

@@ -1,5 +1,6 @@
 // The one reader of the bundled contract (generated/openapi.json) and its one request validator.
-// Server, mock, scripts and tests read the contract only through this module.
+// Server, mock, client and tests read the contract only through this module; the pipeline, which
+// builds the bundle, through contract/readers.ts.
 
 export {
   type Collection,
@@ -22,23 +23,8 @@ export {
   type PathMatch,
 } from './contract.ts';
 export { type Deprecation, deprecationOf, sunsetInstant } from './deprecation.ts';
-export {
-  type JsonObject,
-  type JsonSchema,
-  type OpenApiDocument,
-  operationObjects,
-  resolveRef,
-} from './document.ts';
-export { type ErrorCodeEntry, type ErrorCodeRule, errorCodes } from './error-codes.ts';
 export type { RequestLocation, RequestProblem } from './problems.ts';
-export {
-  type BanRules,
-  fixedLimits,
-  type PlanLimits,
-  type RateLimitRules,
-  rateLimitRules,
-  type WindowLimits,
-} from './rate-limit-rules.ts';
+export * from './readers.ts';
 export {
   type RawRequest,
   type RequestInput,

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 const PARTS: ReadonlyArray<[script: string, checks: string]> = [
   ['lint:spec', 'spec lint'],
   ['lint:ci', 'code lint and format'],
+  ['lint:boundaries', 'import boundaries'],
   ['check:generated', 'generated/ drift'],
   ['diff', 'breaking-change gate'],
   ['typecheck', 'typecheck'],

@@ -8,7 +8,7 @@
 //    navigation: the page leaves it out.
 //  - Redoc does not read `x-stability`: an experimental or beta operation gets the `x-badges`
 //    Redoc shows beside its title and its entry in the navigation.
-import { type JsonObject, operationObjects, type ServerObject } from '../../contract/document.ts';
+import { type JsonObject, operationObjects, type ServerObject } from '../../contract/readers.ts';
 import { withOperationIds } from './operation-ids.ts';
 
 /** The badge of each stability marker, in one of Redoc's named colours. */

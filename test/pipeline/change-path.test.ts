@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, resolveRef } from '../../contract/index.ts';
 import { type RunningStaticMock, startMock } from '../../mock/index.ts';
 import { contractLocations, regenerate } from '../../scripts/pipeline.ts';
+import { copyRepository, type RepositoryCopy } from '../../support/repository-copy.ts';
 import { defined } from '../support/defined.ts';
-import { copyRepository, type RepositoryCopy } from '../support/repository-copy.ts';
 import { addWidgetsCollection, type WidgetsCollection } from '../support/widgets-collection.ts';
 
 /** What a copy needs to generate, typecheck, build the client and run the server and the mocks. */

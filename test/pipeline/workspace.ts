@@ -12,7 +12,7 @@ import {
   regenerate,
   writeArtifacts,
 } from '../../scripts/pipeline.ts';
-import { copyRepository, REPOSITORY_ROOT } from '../support/repository-copy.ts';
+import { copyRepository, REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 
 export const repoRoot = REPOSITORY_ROOT;
 

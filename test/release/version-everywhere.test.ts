@@ -18,8 +18,8 @@ import { type ContractLocations, contractLocations } from '../../scripts/pipelin
 import { unreleasedText } from '../../scripts/release/changelog.ts';
 import { listReleases } from '../../scripts/release/release-files.ts';
 import { bumped, formatVersion, parseVersion } from '../../scripts/release/version.ts';
+import { copyRepository, REPOSITORY_ROOT, type RepositoryCopy } from '../../support/repository-copy.ts';
 import { release, setVersion, versionCalledFor } from '../support/contract-release.ts';
-import { copyRepository, REPOSITORY_ROOT, type RepositoryCopy } from '../support/repository-copy.ts';
 import { addWidgetsCollection, type WidgetsCollection } from '../support/widgets-collection.ts';
 
 let copy: RepositoryCopy;

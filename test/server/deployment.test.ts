@@ -11,7 +11,7 @@ import {
   REDIS_TEST_URL,
   redisReachable,
   redisTestPrefix,
-} from '../support/backing-services.ts';
+} from '../../support/backing-services.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const available = (await postgresReachable()) && (await redisReachable());

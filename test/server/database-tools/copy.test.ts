@@ -15,7 +15,7 @@ import { openPostgresStorage } from '../../../server/store/postgres/postgres-sto
 import { openSqliteStorage } from '../../../server/store/sqlite-storage.ts';
 import { statement } from '../../../server/store/statement-cache.ts';
 import type { Storage } from '../../../server/store/storage.ts';
-import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { petsIn } from '../storage/storage-engines.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 

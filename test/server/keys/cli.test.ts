@@ -10,7 +10,7 @@ import { hashKey } from '../../../server/keys/api-key.ts';
 import { runKeysCommand, USAGE } from '../../../server/keys/commands.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
-import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 

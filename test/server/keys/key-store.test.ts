@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
 import { InvalidApiKeyError } from '../../../server/keys/new-key.ts';
-import { postgresReachable } from '../../support/backing-services.ts';
+import { postgresReachable } from '../../../support/backing-services.ts';
 import { type StorageEngine, useEmptyDatabase } from '../storage/storage-engines.ts';
 
 const START = Date.parse('2026-11-21T09:30:00.000Z');

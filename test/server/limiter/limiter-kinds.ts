@@ -4,7 +4,7 @@ import type { Clock } from '../../../core/clock.ts';
 import { createMemoryRateLimiter } from '../../../core/limiter/memory-rate-limiter.ts';
 import type { RateLimiter } from '../../../core/limiter/rate-limiter.ts';
 import { createRedisRateLimiter } from '../../../server/limiter/redis-rate-limiter.ts';
-import { redisReachable } from '../../support/backing-services.ts';
+import { redisReachable } from '../../../support/backing-services.ts';
 import { CONTRACT_BAN } from './limiter-fixtures.ts';
 import { openTestRedis } from './redis-fixtures.ts';
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { onTestFinished } from 'vitest';
 import { connectRedis } from '../../../server/limiter/redis-rate-limiter.ts';
-import { REDIS_TEST_URL, redisTestPrefix } from '../../support/backing-services.ts';
+import { REDIS_TEST_URL, redisTestPrefix } from '../../../support/backing-services.ts';
 
 export interface TestRedis {
   /** The test's own key prefix. */

@@ -9,7 +9,7 @@ import type { RateDecision, RateLimiter } from '../../../core/limiter/rate-limit
 import type { BanPolicy } from '../../../core/limiter/rate-policy.ts';
 import { withRedis } from '../../../server/limiter/redis-errors.ts';
 import { connectRedis, createRedisRateLimiter, openRedisLimiters } from '../../../server/limiter/redis-rate-limiter.ts';
-import { REDIS_TEST_URL, redisReachable, redisTestPrefix } from '../../support/backing-services.ts';
+import { REDIS_TEST_URL, redisReachable, redisTestPrefix } from '../../../support/backing-services.ts';
 import type { FakeClock } from '../../support/fake-clock.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 import {

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { readdir, readFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyRepository, type RepositoryCopy } from '../../support/repository-copy.ts';
+import { copyRepository, type RepositoryCopy } from '../../../support/repository-copy.ts';
 
 /** What `npm start` needs of the repository: the runtime's sources, the build and the docs step's. */
 const STARTABLE = [

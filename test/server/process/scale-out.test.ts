@@ -14,7 +14,7 @@ import {
   REDIS_TEST_URL,
   redisReachable,
   redisTestPrefix,
-} from '../../support/backing-services.ts';
+} from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 

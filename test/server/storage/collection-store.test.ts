@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectionStore } from '../../../core/collections/store.ts';
 import type { Pet, PetStatus } from '../../../generated/openapi.ts';
-import { postgresReachable } from '../../support/backing-services.ts';
+import { postgresReachable } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
 import { type StorageEngine, useEmptyDatabase } from './storage-engines.ts';
 

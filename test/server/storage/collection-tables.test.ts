@@ -5,7 +5,7 @@ import { Contract, loadContract, type OpenApiDocument } from '../../../contract/
 import { openDatabase } from '../../../server/database.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import { sqliteCollectionStores } from '../../../server/store/sqlite-collections.ts';
-import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { useTempDirs } from './temp-dir.ts';
 
 const tempDir = useTempDirs();

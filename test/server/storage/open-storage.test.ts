@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../server/config.ts';
 import { openStorageFromEnv } from '../../../server/store/open-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
-import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { useTempDirs } from './temp-dir.ts';
 
 const tempDir = useTempDirs();

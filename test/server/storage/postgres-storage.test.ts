@@ -9,7 +9,7 @@ import { pageStatement } from '../../../server/store/postgres/collections.ts';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../../server/store/postgres/migrations.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
-import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 import { petsIn } from './storage-engines.ts';

@@ -12,7 +12,7 @@ import { collectionTables } from '../../../server/store/collection-tables.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import { openSqliteStorage } from '../../../server/store/sqlite-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
-import { createTestDatabase } from '../../support/backing-services.ts';
+import { createTestDatabase } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
 import { useTempDirs } from './temp-dir.ts';
 
