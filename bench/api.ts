@@ -18,6 +18,9 @@ import { describeErrors, errorCount, requestsPerSecond, type WrkResult, wrk } fr
 
 const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
 const BARE = fileURLToPath(new URL('./servers/bare.ts', import.meta.url));
+const PEER = fileURLToPath(new URL('./servers/fastify-peer.ts', import.meta.url));
+/** The peer (bench/servers/fastify-peer.ts) serves the page of pets only; ours must do at least this much better. */
+const MIN_PEER_RATIO = 1.5;
 const PETS = 100;
 
 interface Route {
@@ -66,6 +69,8 @@ interface Server {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** The one route it serves, when it does not serve them all. */
+  only?: string;
 }
 
 export async function apiRows(options: ApiOptions): Promise<Row[]> {
@@ -113,6 +118,12 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
     }
     servers.push({ name: 'bare', url: bare.url, headers: {} });
 
+    const peer = await start(PEER, { DATABASE_PATH: databasePath });
+    children.push(peer.child);
+    const sqliteHeaders = servers[0]?.headers ?? {};
+    await answerOf(peer.url, { headers: sqliteHeaders });
+    servers.push({ name: 'Fastify peer', url: peer.url, headers: sqliteHeaders, only: ROUTES[0]?.name });
+
     if (backing !== undefined) {
       const postgresSecret = await postgresKey(backing.DATABASE_URL);
       await fillPostgres(backing.DATABASE_URL, PETS);
@@ -133,15 +144,18 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
       });
     // Warm every server on every route (JIT, the full stack's caches) before measuring any; a
     // server's routes at once, since nothing is measured yet.
+    const serves = (server: Server, route: Route) => server.only === undefined || server.only === route.name;
     for (const server of servers) {
-      await Promise.all(ROUTES.map((route) => load(server, route, options.warmupSeconds)));
+      await Promise.all(
+        ROUTES.filter((route) => serves(server, route)).map((route) => load(server, route, options.warmupSeconds)),
+      );
     }
 
     const runs = new Map<string, WrkResult[]>();
     for (let round = 1; round <= options.rounds; round += 1) {
       for (const route of ROUTES) {
         const order = round % 2 === 0 ? [...servers].reverse() : servers;
-        for (const server of order) {
+        for (const server of order.filter((server) => serves(server, route))) {
           const result = await load(server, route, options.seconds);
           const key = `${server.name} ${route.name}`;
           runs.set(key, [...(runs.get(key) ?? []), result]);
@@ -182,6 +196,23 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
             ratio >= route.minRatio && errors === 0,
           ),
           judged(p99Figure, ms(top.p99Us), p99Target, top.p99Us < route.maxP99Ms * 1000),
+        );
+      }
+      const peerServer = servers.find((server) => server.name === 'Fastify peer');
+      if (peerServer && serves(peerServer, route)) {
+        const peerBest = best(peerServer.name);
+        const ratio = requestsPerSecond(best('SQLite')) / requestsPerSecond(peerBest);
+        rows.push(
+          reference(
+            `Fastify peer: ${route.name}`,
+            `${int(requestsPerSecond(peerBest))} req/s, p99 ${ms(peerBest.p99Us)}`,
+          ),
+          judged(
+            `SQLite: ${route.name}, req/s / Fastify peer`,
+            ratio.toFixed(2),
+            `≥ ${MIN_PEER_RATIO}`,
+            ratio >= MIN_PEER_RATIO,
+          ),
         );
       }
     }
