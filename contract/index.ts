@@ -1,4 +1,5 @@
-// The one reader of the bundled contract (generated/openapi.json) and its one request validator.
+// The one reader of the bundled contract (generated/openapi.json), its one request validator and
+// its one response validator.
 // Server, mock, client and tests read the contract only through this module; the pipeline, which
 // builds the bundle, through contract/readers.ts.
 
@@ -33,4 +34,5 @@ export {
   requestValidator,
   type Validation,
 } from './request-validator.ts';
+export { mediaTypeOf, type ObservedResponse, type ResponseValidator, responseValidator } from './response-validator.ts';
 export { type SchemaCompiler, schemaCompiler } from './schemas.ts';

@@ -12,9 +12,4 @@ export {
   type StatefulMockOptions,
   startStatefulMock,
 } from './stateful.ts';
-export {
-  proxyViolations,
-  startValidatingProxy,
-  type ValidatingProxyOptions,
-  type Violation,
-} from './validating-proxy.ts';
+export { proxyViolations, startValidatingProxy, type ValidatingProxyOptions } from './validating-proxy.ts';

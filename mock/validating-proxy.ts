@@ -1,22 +1,14 @@
-// `prism proxy --errors` in front of a real server: every answer to a contract operation is
-// validated against the contract, and one that violates it reaches the caller as a 500
-// problem+json listing the violations (also in the `sl-violations` header; see proxyViolations).
-//
-// Prism would change what reaches the server: it answers requests it cannot route (404, 405),
-// bodies it cannot parse and GETs with a body itself, and re-serialises the JSON it forwards.
-// So Prism sees each request without its body and forwards it to a relay of ours, which
-// sends the original request, byte for byte, to the server and hands the answer back to Prism
-// to validate. Requests to no contract operation go straight to the server: the contract
-// declares no response for them to be validated against.
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+// A validating proxy in front of a real server: each request goes to the server exactly as sent
+// (method, path, query, headers and body bytes), and each answer to a contract operation is judged
+// by the contract's response validator. An answer that conforms passes through unchanged; one that
+// does not reaches the caller as a 500 problem+json listing the violations (also, as a JSON array,
+// in the X-Contract-Violations header; see proxyViolations). Requests to no contract operation go
+// straight through: the contract declares no response for them to be judged against.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Contract, type OpenApiDocument } from '../contract/index.ts';
-import { type Answer, type Exchange, Forwarder, type Front, startFront } from './http-front.ts';
+import { Contract, type ObservedResponse, type OpenApiDocument, responseValidator } from '../contract/index.ts';
+import { type Answer, type Exchange, Forwarder, startFront } from './http-front.ts';
 import { MOCK_HOST, REPO_ROOT, type RunningMock } from './mock-server.ts';
-import { prismDocument, writeDocument } from './prism-document.ts';
-import { type PrismProcess, startPrism } from './prism-process.ts';
 
 export interface ValidatingProxyOptions {
   /** Origin of the real server, e.g. `http://127.0.0.1:3000`. */
@@ -25,86 +17,46 @@ export interface ValidatingProxyOptions {
   port?: number;
   /** The repository whose `generated/openapi.json` is the contract. */
   root?: string;
-  /** Hide Prism's own output (default true). */
-  quiet?: boolean;
 }
 
-export interface Violation {
-  location: string[];
-  severity: string;
-  code?: string | number;
-  message: string;
-}
-
-const EXCHANGE_HEADER = 'x-animal-store-exchange';
-const VIOLATIONS_HEADER = 'sl-violations';
-
-interface PendingExchange {
-  request: Exchange;
-  upstream?: Answer;
-}
+const VIOLATIONS_HEADER = 'x-contract-violations';
+/** Kept under the header sizes proxies and clients accept; the body always lists every violation. */
+const VIOLATIONS_HEADER_BYTES = 8_000;
 
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<RunningMock> {
-  const { upstream, port = 0, root = REPO_ROOT, quiet = true } = options;
+  const { upstream, port = 0, root = REPO_ROOT } = options;
   const upstreamOrigin = new URL(upstream).origin;
   const contract = new Contract(
     JSON.parse(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8')) as OpenApiDocument,
   );
-  const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-proxy-'));
+  const validator = responseValidator(contract);
   const forwarder = new Forwarder();
-  const pending = new Map<string, PendingExchange>();
-  const started: { relay?: Front; prism?: PrismProcess; front?: Front } = {};
-
-  const close = async () => {
-    await started.front?.close();
-    await started.prism?.stop();
-    await started.relay?.close();
-    forwarder.close();
-    await rm(workDir, { recursive: true, force: true });
-  };
-
   try {
-    started.relay = await startFront({
-      host: MOCK_HOST,
-      port: 0,
-      async handle(forwardedByPrism) {
-        const exchange = pending.get(String(forwardedByPrism.headers[EXCHANGE_HEADER]));
-        if (!exchange) throw new Error('Prism forwarded a request the proxy did not send it.');
-        exchange.upstream = await forwarder.send(upstreamOrigin, exchange.request);
-        return exchange.upstream;
-      },
-      fail: (error) => relayFailure(error, upstreamOrigin),
-    });
-    const file = await writeDocument(workDir, 'contract.json', prismDocument(contract));
-    started.prism = await startPrism(
-      ['proxy', file, started.relay.origin, '--errors', '--validate-request=false', '--cors=false'],
-      { quiet },
-    );
-    const prismOrigin = started.prism.origin;
-    started.front = await startFront({
+    const front = await startFront({
       host: MOCK_HOST,
       port,
       async handle(request) {
-        if (!contract.match(new URL(request.url, 'http://proxy').pathname)?.path.operationFor(request.method)) {
-          return forwarder.send(upstreamOrigin, request);
-        }
-        const id = randomUUID();
-        const exchange: PendingExchange = { request };
-        pending.set(id, exchange);
-        try {
-          const answer = await forwarder.send(prismOrigin, withoutBody(request, id));
-          return violationsAsError(answer, exchange);
-        } finally {
-          pending.delete(id);
-        }
+        const answer = await forwarder.send(upstreamOrigin, request);
+        const operation = contract
+          .match(new URL(request.url, 'http://proxy').pathname)
+          ?.path.operationFor(request.method);
+        if (!operation) return answer;
+        const violations = validator.problems(operation.operationId, observed(answer, request));
+        return violations.length === 0 ? answer : violationsAsError(violations, answer, request);
       },
       fail: (error) => relayFailure(error, upstreamOrigin),
     });
+    return {
+      url: front.origin,
+      close: async () => {
+        await front.close();
+        forwarder.close();
+      },
+    };
   } catch (error) {
-    await close();
+    forwarder.close();
     throw error;
   }
-  return { url: started.front.origin, close };
 }
 
 /**
@@ -113,55 +65,35 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
  */
 export function proxyViolations(response: { headers: { get(name: string): string | null } }): string[] {
   const header = response.headers.get(VIOLATIONS_HEADER);
-  if (!header) return [];
-  const violations = parseViolations(header);
-  if (!violations) return [header];
-  return violations
-    .filter((violation) => violation.location[0] === 'response')
-    .map((violation) => `${violation.location.join('.')}: ${violation.message} (${violation.severity.toLowerCase()})`);
+  return header ? (JSON.parse(header) as string[]) : [];
 }
 
-function withoutBody(request: Exchange, id: string): Exchange {
-  const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = request.headers;
-  return { ...request, headers: { ...headers, [EXCHANGE_HEADER]: id }, body: Buffer.alloc(0) };
+/** The answer as the validator reads it. */
+function observed(answer: Answer, request: Exchange): ObservedResponse {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers))
+    for (const each of Array.isArray(value) ? value : [value]) headers.append(name, each);
+  const text = request.method === 'HEAD' ? undefined : answer.body.toString('utf8');
+  return { status: answer.status, headers, text };
 }
 
-/**
- * Prism answers a violation of severity error with its own 500, but lets a warning (a status
- * the operation does not declare) pass with only the `sl-violations` header; both become the
- * same 500 here, naming the server's answer, so that no violation goes unnoticed.
- */
-function violationsAsError(answer: Answer, exchange: PendingExchange): Answer {
-  const header = answer.headers[VIOLATIONS_HEADER];
-  if (typeof header !== 'string') return answer;
-  const violations = parseViolations(header);
-  const inResponse = violations?.filter((violation) => violation.location[0] === 'response') ?? [];
-  if (violations && inResponse.length === 0) return answer;
-  const { method, url } = exchange.request;
-  const upstream = exchange.upstream;
+function violationsAsError(violations: string[], upstream: Answer, request: Exchange): Answer {
   const problem = {
-    type: 'https://stoplight.io/prism/errors#VIOLATIONS',
+    type: 'about:blank',
     title: 'Response not valid',
     status: 500,
-    detail: `The server's ${upstream?.status ?? 'missing'} answer to ${method} ${url} violates the contract.`,
-    validation: violations ? inResponse : header,
-    upstream: upstream && { status: upstream.status, headers: upstream.headers, body: upstream.body.toString('utf8') },
+    detail: `The server's ${upstream.status} answer to ${request.method} ${request.url} violates the contract.`,
+    violations,
+    upstream: { status: upstream.status, headers: upstream.headers, body: upstream.body.toString('utf8') },
   };
+  const listed = [...violations];
+  while (listed.length > 1 && JSON.stringify(listed).length > VIOLATIONS_HEADER_BYTES) listed.pop();
+  if (listed.length < violations.length) listed.push(`… and ${violations.length - listed.length} more in the body`);
   return {
     status: 500,
-    headers: { 'content-type': 'application/problem+json', [VIOLATIONS_HEADER]: header },
+    headers: { 'content-type': 'application/problem+json', [VIOLATIONS_HEADER]: JSON.stringify(listed) },
     body: Buffer.from(JSON.stringify(problem)),
   };
-}
-
-function parseViolations(header: string): Violation[] | undefined {
-  try {
-    const parsed: unknown = JSON.parse(header);
-    return Array.isArray(parsed) ? (parsed as Violation[]) : undefined;
-  } catch {
-    // Prism cuts the header at about 8 KB ("Too many violations! ...").
-    return undefined;
-  }
 }
 
 function relayFailure(error: unknown, upstream: string): Answer {
