@@ -73,7 +73,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...operationMiddleware(operation, deps.clock),
       validate(operation, validator),
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
-      (c) => handler(c, c.get('input') as never),
+      (c) => {
+        c.set('operationStarted', true);
+        return handler(c, c.get('input') as never);
+      },
     );
   };
   const app = new Hono<AppEnv>();

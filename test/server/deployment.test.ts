@@ -1,6 +1,7 @@
 // The service on PostgreSQL and Redis when either stops answering: requests that need it get a
 // 503 with Retry-After within two seconds, /readyz says which, what needs neither keeps working,
 // and the instance recovers by itself once the service is back.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.ts';
 import { type Deployment, openDeployment } from '../../server/deployment.ts';
@@ -137,6 +138,33 @@ describe.skipIf(!available)('a deployment on PostgreSQL and Redis', { timeout: 3
     const keyless = await deployment.app.request('/v1/pets');
     expect(keyless.status).toBe(401);
     expect(Number(keyless.headers.get('X-RateLimit-Remaining'))).toBeGreaterThan(0);
+  });
+
+  it('says a create answered 503 after PostgreSQL timed it out may have been stored, and a read that it changed nothing', async () => {
+    // Another session holds the pets table, so the create runs into the statement timeout, as
+    // when PostgreSQL pauses mid-commit and may still commit it once it resumes.
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE pets IN ACCESS EXCLUSIVE MODE');
+      const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+      const body = JSON.stringify({ name: 'Maybe stored', categoryId: 1 });
+      const [create, read] = await Promise.all([
+        deployment.app.request('/v1/pets', { method: 'POST', headers, body }),
+        request('/v1/pets'),
+      ]);
+
+      expect(create.status).toBe(503);
+      const createMessage = ((await create.json()) as { message: string }).message;
+      expect(createMessage).toMatch(/may have been stored/);
+      expect(createMessage).not.toMatch(/nothing was changed/);
+      expect(read.status).toBe(503);
+      expect(((await read.json()) as { message: string }).message).toMatch(/nothing was changed/);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
   });
 
   it('fails /readyz with "stopping" once asked to stop, while it still serves', async () => {
