@@ -5,9 +5,9 @@ import { isClosing } from './closing.ts';
 import { refusalResponse, refuseAndClose } from './error-answers.ts';
 
 /**
- * Refuses, before the app sees them, requests HTTP/1.1 forbids a server to act on: a request
- * without exactly one `Host` (RFC 9112, section 3.2; several could be read differently by a proxy
- * in front) or whose target is no path (`OPTIONS *`). A request that arrives on a connection being
+ * Refuses, before the app sees them, requests HTTP/1.1 forbids a server to act on: an HTTP/1.1
+ * request without exactly one `Host` (RFC 9112, section 3.2; several could be read differently by
+ * a proxy in front) or whose target is no path (`OPTIONS *`). A request that arrives on a connection being
  * closed is never run: its answer could not be delivered.
  */
 export function refuseMalformedRequests(next: RequestListener, logger: Logger): RequestListener {
@@ -17,10 +17,20 @@ export function refuseMalformedRequests(next: RequestListener, logger: Logger): 
       return;
     }
     const malformation = malformationOf(req);
-    if (malformation === undefined) return next(req, res);
+    if (malformation === undefined) {
+      // HTTP/1.0 has no Host (load balancers' health checks, HAProxy's `option httpchk`, send
+      // none): the request is for this server, at the address it was received on.
+      if (req.headers.host === undefined) req.headers.host = localAuthority(req);
+      return next(req, res);
+    }
     logger.info({ method: req.method, status: 400, code: 'validation_failed', problem: malformation.problem });
     refuseAndClose(res, { status: 400, code: 'validation_failed', message: malformation.message });
   };
+}
+
+function localAuthority({ socket }: IncomingMessage): string {
+  const address = socket.localAddress ?? '127.0.0.1';
+  return `${address.includes(':') ? `[${address}]` : address}:${socket.localPort}`;
 }
 
 function malformationOf(req: IncomingMessage): { problem: string; message: string } | undefined {

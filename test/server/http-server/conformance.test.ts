@@ -49,6 +49,27 @@ describe('requests HTTP/1.1 says a server must refuse', () => {
   });
 });
 
+describe('HTTP/1.0 requests, which have no Host', () => {
+  it.each([
+    ['/readyz', 200, /"status":"ready"/],
+    ['/healthz', 200, /"status":"alive"/],
+  ])('answers GET %s as a load balancer health check sends it (HAProxy option httpchk)', async (path, status, body) => {
+    const { origin } = await serve();
+    const conversation = await converse(origin, [`GET ${path} HTTP/1.0\r\n\r\n`]);
+
+    expect(conversation.responses.map((response) => response.status)).toEqual([status]);
+    expect(defined(conversation.responses[0], 'the answer').body).toMatch(body);
+  });
+
+  it('serves the API to an HTTP/1.0 client that sends a key and no Host', async () => {
+    const { origin, apiKey } = await serve();
+    const conversation = await converse(origin, [`GET /v1/pets HTTP/1.0\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`]);
+
+    expect(conversation.responses.map((response) => response.status)).toEqual([200]);
+    expect(JSON.parse(defined(conversation.responses[0], 'the answer').body)).toEqual([]);
+  });
+});
+
 describe('Expect: 100-continue', () => {
   it.each([
     ['an unknown key', 'Bearer ask_not_a_key', 10, 401, 'unauthorized'],
