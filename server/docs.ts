@@ -113,6 +113,8 @@ interface Representation {
 /** A file as answered: its bytes, and for text its compressed forms, each with a strong ETag. */
 interface Prepared {
   contentType: string;
+  /** Headers of this file beyond those of every docs answer: a page's Content-Security-Policy. */
+  headers: Record<string, string>;
   identity: Representation;
   encoded: Partial<Record<Encoding, Representation>>;
 }
@@ -139,7 +141,66 @@ async function prepare(content: Buffer, contentType: string): Promise<Prepared> 
     encoded.br = representation(br, '-br');
     encoded.gzip = representation(gz, '-gzip');
   }
-  return { contentType, identity: representation(content), encoded };
+  const headers = contentType.startsWith('text/html') ? pageHeaders(content.toString('utf8')) : {};
+  return { contentType, headers, identity: representation(content), encoded };
+}
+
+/**
+ * A page runs only the scripts it was built with: its inline scripts and event handlers (the
+ * version switcher's `onchange`) by hash, nothing loaded from elsewhere. Redoc adds its styles at
+ * run time (so inline styles are allowed), shows data: images and runs its search in a blob: worker.
+ * No other site may frame it.
+ */
+function pageHeaders(html: string): Record<string, string> {
+  const hashes = inlineScripts(html).map((code) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`);
+  const policy = [
+    "default-src 'none'",
+    `script-src 'unsafe-hashes' ${[...new Set(hashes)].join(' ')}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self' blob:",
+    'worker-src blob:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return { 'Content-Security-Policy': policy, 'X-Frame-Options': 'DENY' };
+}
+
+/**
+ * The code of each inline `<script>` (up to its first `</script>`, as the HTML parser reads it) and
+ * of each event handler attribute of the markup outside them.
+ */
+function inlineScripts(html: string): string[] {
+  const scripts: string[] = [];
+  let markup = '';
+  let at = 0;
+  // Not indexOf on a lower-cased copy: lower-casing changes the length of some characters.
+  const closing = /<\/script/gi;
+  const opening = /<script\b[^>]*>/gi;
+  for (let match = opening.exec(html); match !== null; match = opening.exec(html)) {
+    const start = match.index + match[0].length;
+    closing.lastIndex = start;
+    const end = closing.exec(html)?.index ?? -1;
+    markup += html.slice(at, match.index);
+    if (!/\bsrc\s*=/i.test(match[0])) scripts.push(html.slice(start, end === -1 ? html.length : end));
+    at = end === -1 ? html.length : end;
+    opening.lastIndex = at;
+  }
+  markup += html.slice(at);
+  for (const handler of markup.matchAll(/\son[a-z]+\s*=\s*"([^"]*)"/gi)) scripts.push(decodeEntities(handler[1] ?? ''));
+  return scripts;
+}
+
+/** An attribute's value as the browser hashes it: with its character references decoded. */
+function decodeEntities(value: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (reference, name: string) => {
+    if (name.startsWith('#x') || name.startsWith('#X')) return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
+    if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
+    return named[name.toLowerCase()] ?? reference;
+  });
 }
 
 /**
@@ -193,7 +254,9 @@ function answer(c: Context<AppEnv>, prepared: Prepared): Response {
   const encoding = acceptedEncoding(c.req.header('Accept-Encoding'));
   const chosen = (encoding && prepared.encoded[encoding]) || prepared.identity;
   const headers: Record<string, string> = {
+    ...prepared.headers,
     'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
     ETag: chosen.etag,
     Vary: 'Accept-Encoding',
   };
