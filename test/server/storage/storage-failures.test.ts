@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { openDatabase } from '../../../server/database.ts';
+import { openDeployment } from '../../../server/deployment.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { openService, type Service } from '../../../server/service.ts';
 import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
@@ -148,6 +149,35 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
     expect(check.prepare('PRAGMA integrity_check').pluck().all()).toEqual(['ok']);
     expect(check.prepare('SELECT count(*) FROM pets').pluck().get()).toBe(acknowledged.length + 1);
     check.close();
+  });
+
+  it('fails the storage check of /readyz while a write cannot be made, and is ready again once space is freed', async () => {
+    const disk = defined(mountSmallDisk(), 'a small disk mounted');
+    const deployment = await openDeployment({
+      env: { DATABASE_PATH: join(disk, 'animal-store.db') },
+      logger: createLogger('silent'),
+      clientAddress: () => '192.0.2.1',
+    });
+    cleanups.push(() => void deployment.close());
+    const { secret } = await deployment.storage.keys.create({ plan: 'enterprise', perMinute: 1e6, perDay: 1e6 });
+    const readiness = async () => (await deployment.app.request('/readyz')).json();
+    expect(await readiness()).toMatchObject({ status: 'ready' });
+    const filler = fillDisk(disk, 256 * 1024);
+
+    // Fill what space is left, until the storage refuses a write.
+    const post = () =>
+      deployment.app.request('/v1/pets', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'x'.repeat(100), categoryId: 1 }),
+      });
+    let status = 201;
+    for (let attempt = 0; attempt < 5_000 && status === 201; attempt++) status = (await post()).status;
+    expect(status).toBe(503);
+
+    expect(await readiness()).toMatchObject({ status: 'unavailable', checks: { storage: 'unavailable' } });
+    unlinkSync(filler);
+    expect(await readiness()).toMatchObject({ status: 'ready', checks: { storage: 'ok' } });
   });
 
   it('refuses to create an API key or the cursor secret it could not store', async () => {
