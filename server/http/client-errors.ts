@@ -64,6 +64,24 @@ function answerInFlight(socket: Duplex): ServerResponse | undefined {
 const refusing = new WeakSet<Duplex>();
 
 /**
+ * `CONNECT` asks for a tunnel, which Node hands over as a bare socket and, unanswered, closes
+ * without a word; this server is no proxy, and says so with the Error body.
+ */
+export function refuseTunnels(server: Server, logger: Logger, lingerMs: number): void {
+  server.on('connect', (_req, socket: Duplex) => {
+    logger.info({ method: 'CONNECT', status: 400, code: 'validation_failed', problem: 'CONNECT' });
+    socket.write(
+      rawRefusal({
+        status: 400,
+        code: 'validation_failed',
+        message: 'CONNECT asks for a tunnel, and this server is no proxy; send requests for its own paths.',
+      }),
+    );
+    closeGently(socket, lingerMs);
+  });
+}
+
+/**
  * Calls `then` once no answer is being written on the connection: at once, or when the answers of
  * the requests in flight have been sent (or their connection lost).
  */

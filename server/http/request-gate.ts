@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { RequestError } from '@hono/node-server';
 import type { Logger } from '../../core/logger.ts';
 import { isClosing } from './closing.ts';
@@ -23,8 +23,9 @@ export function refuseMalformedRequests(next: RequestListener, logger: Logger): 
       if (req.headers.host === undefined) req.headers.host = localAuthority(req);
       return next(req, res);
     }
-    logger.info({ method: req.method, status: 400, code: 'validation_failed', problem: malformation.problem });
-    refuseAndClose(res, { status: 400, code: 'validation_failed', message: malformation.message });
+    const status = malformation.status ?? 400;
+    logger.info({ method: req.method, status, code: 'validation_failed', problem: malformation.problem });
+    refuseAndClose(res, { status, code: 'validation_failed', message: malformation.message });
   };
 }
 
@@ -33,7 +34,30 @@ function localAuthority({ socket }: IncomingMessage): string {
   return `${address.includes(':') ? `[${address}]` : address}:${socket.localPort}`;
 }
 
-function malformationOf(req: IncomingMessage): { problem: string; message: string } | undefined {
+/**
+ * An `Expect` other than `100-continue` (the only expectation HTTP/1.1 defines): Node answers 417
+ * with an empty body; this answers it with the Error body, naming the header.
+ */
+export function refuseExpectations(server: Server, logger: Logger): void {
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const expectation = String(req.headers.expect ?? '').slice(0, 50);
+    logger.info({ method: req.method, status: 417, code: 'validation_failed', problem: 'unknown expectation' });
+    refuseAndClose(res, {
+      status: 417,
+      code: 'validation_failed',
+      message: `The server cannot meet \`Expect: ${expectation}\`; send the request without it (only \`100-continue\` is known).`,
+    });
+  });
+}
+
+function malformationOf(req: IncomingMessage): { problem: string; message: string; status?: 505 } | undefined {
+  // Node parses any one-digit major version; HTTP/2 and later are never sent as a text request line.
+  if (req.httpVersionMajor !== 1)
+    return {
+      problem: 'HTTP version not supported',
+      message: `The request line says HTTP/${req.httpVersion.slice(0, 10)}; this server speaks HTTP/1.1 and HTTP/1.0.`,
+      status: 505,
+    };
   const hosts = req.rawHeaders.filter((value, index) => index % 2 === 0 && value.toLowerCase() === 'host').length;
   if (hosts > 1)
     return { problem: 'several Host headers', message: `The request has ${hosts} Host headers; send exactly one.` };

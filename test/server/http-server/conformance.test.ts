@@ -49,6 +49,31 @@ describe('requests HTTP/1.1 says a server must refuse', () => {
   });
 });
 
+describe('requests the server cannot serve as they are asked', () => {
+  it.each([
+    [
+      'an expectation other than 100-continue',
+      requestHead('GET', '/v1/pets', [
+        ['Host', 'localhost'],
+        ['Expect', 'foo'],
+      ]),
+      417,
+      /Expect: foo/,
+    ],
+    [
+      'CONNECT, which asks for a tunnel',
+      requestHead('CONNECT', 'localhost:443', [['Host', 'localhost:443']]),
+      400,
+      /CONNECT/,
+    ],
+    ['a request line saying HTTP/2.0', 'GET /readyz HTTP/2.0\r\nHost: localhost\r\n\r\n', 505, /HTTP\/2\.0/],
+  ])('answers %s with the Error body and closes the connection', async (_case, request, status, message) => {
+    const { origin } = await serve();
+    const response = expectClosingError(await converse(origin, [request]), status, 'validation_failed');
+    expect(JSON.parse(response.body).message).toMatch(message);
+  });
+});
+
 describe('HTTP/1.0 requests, which have no Host', () => {
   it.each([
     ['/readyz', 200, /"status":"ready"/],
