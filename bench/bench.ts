@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { apiRows } from './api.ts';
+import { docsRows } from './docs.ts';
 import { editLoopRows } from './edit-loop.ts';
 import { type MockRows, mockRows } from './mocks.ts';
 import { scaleRows } from './scale.ts';
@@ -27,12 +28,14 @@ requireWrk();
 const settings = quick
   ? {
       api: { seconds: 1, rounds: 1, warmupSeconds: 1 },
+      docs: { seconds: 5 },
       scale: { sizes: [1_000, 100_000], seconds: 1, warmupSeconds: 0 },
       mocks: { starts: 1, edits: 1, seconds: 1, warmupSeconds: 1 },
       editLoop: { generateRuns: 3, watchEdits: 3 },
     }
   : {
       api: { seconds: 4, rounds: 2, warmupSeconds: 2 },
+      docs: { seconds: 30 },
       scale: { sizes: [1_000, 100_000, 1_000_000], seconds: 4, warmupSeconds: 1 },
       mocks: { starts: 3, edits: 3, seconds: 4, warmupSeconds: 1 },
       editLoop: { generateRuns: 7, watchEdits: 10 },
@@ -71,6 +74,7 @@ const api = await part(
   () => apiRows({ ...settings.api, log }),
   asRows,
 );
+const docs = await part('Row 7: the docs under load beside the API', () => docsRows({ ...settings.docs, log }), asRows);
 const scale = await part('Row 3: scale', () => scaleRows({ ...settings.scale, log }), asRows);
 const workspace = await createWorkspace();
 let mocks: MockRows;
@@ -95,7 +99,7 @@ const testSuite =
     ? [skipped(TEST_SUITE_FIGURE, TEST_SUITE_TARGET, quick ? 'quick run' : '--skip-test-suite')]
     : await part('Row 6: npm test', () => testSuiteRows(log), asRows);
 
-const rows = [...api, ...scale, ...mocks.throughput, ...editLoop, ...mocks.editLoop, ...testSuite];
+const rows = [...api, ...scale, ...mocks.throughput, ...editLoop, ...mocks.editLoop, ...docs, ...testSuite];
 const loadAfter = loads();
 const elapsed = ((Date.now() - startedAt.getTime()) / 1000).toFixed(0);
 const table = markdownTable(rows);

@@ -32,6 +32,8 @@ export interface WrkLoad {
   headers?: Record<string, string>;
   /** A JSON body: the requests are then POSTs with it. */
   body?: string;
+  /** Each request from another `X-Forwarded-For` address, as many clients behind a trusted proxy. */
+  spreadAddresses?: boolean;
 }
 
 /** Exits the process with how to install wrk when it is missing: every API figure needs it. */
@@ -41,11 +43,18 @@ export function requireWrk(): void {
   process.exit(1);
 }
 
-export function wrk({ url, connections, seconds, headers = {}, body }: WrkLoad): Promise<WrkResult> {
+export function wrk({
+  url,
+  connections,
+  seconds,
+  headers = {},
+  body,
+  spreadAddresses = false,
+}: WrkLoad): Promise<WrkResult> {
   const args = [`-t${THREADS}`, `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', SCRIPT];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   const child = spawn('wrk', [...args, url], {
-    env: { ...process.env, WRK_BODY: body ?? '' },
+    env: { ...process.env, WRK_BODY: body ?? '', WRK_SPREAD_ADDRESSES: spreadAddresses ? '1' : '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -24,21 +24,25 @@ export interface RetryOptions {
   random?: () => number;
 }
 
-/**
- * 429, and 503 `service_unavailable`: the contract says both changed nothing, so any method is
- * sent again after their `Retry-After`.
- */
-const RETRIED_STATUSES = new Set([429, 503]);
+/** Methods that change nothing on the server, so resending them can never store anything twice. */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-/** Network failures are retried only for methods that cannot have changed anything on the server. */
-const NETWORK_RETRY_METHODS = new Set(['GET', 'HEAD']);
+/**
+ * Statuses retried after their `Retry-After`, and for which methods: a 429 changed nothing, so any
+ * method is sent again; a 503 to a write may come after its commit reached the storage (the
+ * contract says it may have been stored), so only a read is.
+ */
+const RETRIED: Record<number, (method: string) => boolean> = {
+  429: () => true,
+  503: (method) => SAFE_METHODS.has(method),
+};
 
 type Outcome = { response: Response } | { error: unknown };
 
 /**
- * Wraps `send` so a 429 or a 503 is retried after its `Retry-After` (whole seconds), or after an
- * exponential backoff with full jitter when it has none, and so a network failure of a GET or
- * HEAD is retried the same way. A `key_banned` 429 is answered at once: a ban lasts 15 minutes
+ * Wraps `send` so a 429, and a 503 to a GET or HEAD, is retried after its `Retry-After` (whole
+ * seconds), or after an exponential backoff with full jitter when it has none, and so a network
+ * failure of a GET or HEAD is retried the same way. A `key_banned` 429 is answered at once: a ban lasts 15 minutes
  * or more, and every request sent during it is refused. The request's signal cancels a wait,
  * and nothing is sent after it fires. Each send gets a clone of the request, so a body can be
  * sent again.
@@ -58,10 +62,10 @@ export function retryingFetch(send: FetchLike, options: RetryOptions = {}): Fetc
   async function delayBeforeRetry(outcome: Outcome, request: Request, retry: number): Promise<number | undefined> {
     if ('error' in outcome) {
       const isNetworkFailure = outcome.error instanceof TypeError;
-      return isNetworkFailure && NETWORK_RETRY_METHODS.has(request.method) ? backoff(retry) : undefined;
+      return isNetworkFailure && SAFE_METHODS.has(request.method) ? backoff(retry) : undefined;
     }
     const { response } = outcome;
-    if (!RETRIED_STATUSES.has(response.status) || (await isBan(response))) return undefined;
+    if (!RETRIED[response.status]?.(request.method) || (await isBan(response))) return undefined;
     const retryAfter = wholeNumber(response.headers.get('Retry-After'));
     return retryAfter === undefined ? backoff(retry) : retryAfter * 1000;
   }

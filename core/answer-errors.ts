@@ -13,6 +13,8 @@ import { StorageUnavailableError } from './store/storage-error.ts';
  */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** Whatever is thrown while a request is handled becomes the contract's Error body, here and nowhere else. */
 export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
@@ -25,8 +27,18 @@ export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
           : ['limiter_unavailable', 'its rate limiter'];
       logger.error({ requestId: c.get('requestId'), event, reason: error.reason });
       const retryAfter = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
-      // The reason stays in the log: the client learns only that nothing was done and when to retry.
-      const message = `The service cannot reach ${what} right now, so nothing was changed; retry after ${retryAfter} seconds.`;
+      // The reason stays in the log: the client learns what may have happened and when to retry.
+      // A write that fails once the operation runs may fail after its commit reached the storage
+      // (a statement timeout while PostgreSQL commits), so only a read, or a request refused before
+      // its operation ran, can promise that nothing changed.
+      const uncertain =
+        error instanceof StorageUnavailableError &&
+        c.get('operationStarted') === true &&
+        !SAFE_METHODS.has(c.req.method);
+      const message = uncertain
+        ? `The service could not confirm with ${what} that this request was carried out: it may have been stored. ` +
+          `Check (list or fetch) before repeating it; retry after ${retryAfter} seconds.`
+        : `The service cannot reach ${what} right now, so nothing was changed; retry after ${retryAfter} seconds.`;
       return c.json(errorBody(503, 'service_unavailable', message), 503, { 'Retry-After': retryAfter });
     }
     if (error instanceof HTTPException && error.status < 500) {

@@ -73,11 +73,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...operationMiddleware(operation, deps.clock),
       validate(operation, validator),
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
-      (c) => handler(c, c.get('input') as never),
+      (c) => {
+        c.set('operationStarted', true);
+        return handler(c, c.get('input') as never);
+      },
     );
   };
   const app = new Hono<AppEnv>();
 
+  app.use(hardeningHeaders());
   app.use(requestId());
   app.use(accessLog(deps.logger));
   if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length)
@@ -105,6 +109,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(answerNotFound);
   app.onError(answerErrors(deps.logger));
   return app;
+}
+
+/**
+ * On every answer, set before anything answers so that no header is added to a finished answer:
+ * browsers must not guess another type than the one declared (a JSON body read as HTML), and no
+ * cache may keep an answer that depends on the key and changes with every write. The docs set
+ * their own caching.
+ */
+function hardeningHeaders(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Cache-Control', 'no-store');
+    return next();
+  };
 }
 
 /**

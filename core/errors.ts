@@ -16,7 +16,7 @@ export type ErrorStatus = (typeof ERROR_STATUSES)[number];
  * Every status sent with an Error body: the app's, and those only the HTTP layer answers, for a
  * request the app never sees (408 too slow, 431 headers too large), which the contract has no code of.
  */
-export type AnyErrorStatus = ErrorStatus | 408 | 431;
+export type AnyErrorStatus = ErrorStatus | 408 | 417 | 431 | 505;
 
 /** A failure that becomes the contract's Error body; thrown anywhere, answered in one place. */
 export class ApiError extends Error {

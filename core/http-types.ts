@@ -11,6 +11,8 @@ export interface AppVariables {
   caller: Caller;
   /** Set once the request is valid: its parameters and body, with the contract's defaults filled in. */
   input: unknown;
+  /** Set as the operation's handler starts: from then on a failed write may have been stored. */
+  operationStarted: boolean;
 }
 
 export type AppEnv = { Variables: AppVariables };

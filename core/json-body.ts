@@ -13,11 +13,61 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     throw new ApiError(400, 'malformed_json', 'The request body is not valid UTF-8; send the JSON encoded as UTF-8.');
   }
   if (text.trim() === '') throw new ApiError(400, 'malformed_json', 'The request body is empty; send a JSON object.');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new ApiError(400, 'malformed_json', `The request body is not valid JSON: ${(error as Error).message}.`);
   }
+  const duplicate = duplicateKey(text);
+  if (duplicate !== undefined) {
+    // JSON.parse keeps the last; a proxy or firewall in front may keep the first, and would have
+    // checked another request than the one carried out.
+    const key = JSON.stringify(duplicate).slice(1, -1).slice(0, 100);
+    throw new ApiError(
+      400,
+      'malformed_json',
+      `The request body has the key \`${key}\` twice in one object (escapes decoded); send each key once.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The first key that appears twice in one object of `text`, which JSON.parse accepted, compared
+ * after decoding escapes (`"n\u0061me"` is `"name"`); undefined when every key is unique.
+ */
+function duplicateKey(text: string): string | undefined {
+  // One entry per open object (its keys so far) or array (undefined).
+  const open: Array<Set<string> | undefined> = [];
+  let keyNext = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === '"') {
+      let end = at + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const keys = open.at(-1);
+      if (keyNext && keys !== undefined) {
+        const key = JSON.parse(text.slice(at, end + 1)) as string;
+        if (keys.has(key)) return key;
+        keys.add(key);
+        keyNext = false;
+      }
+      at = end;
+    } else if (char === '{') {
+      open.push(new Set());
+      keyNext = true;
+    } else if (char === '[') {
+      open.push(undefined);
+      keyNext = false;
+    } else if (char === '}' || char === ']') {
+      open.pop();
+      keyNext = false;
+    } else if (char === ',') {
+      keyNext = open.at(-1) !== undefined;
+    }
+  }
+  return undefined;
 }
 
 export async function readJsonBody(c: AppContext): Promise<unknown> {

@@ -8,7 +8,13 @@ export interface Logger {
   error(fields: Record<string, unknown>): void;
 }
 
-/** Structured logs: one JSON object per line, so log shippers need no parsing rules. */
+import { redactKeys } from './keys/key-shape.ts';
+
+/**
+ * Structured logs: one JSON object per line, so log shippers need no parsing rules. Anything
+ * shaped like an API key is redacted, wherever a client put it (a path, a query, a header a
+ * message quotes): a log is read by more people than may hold keys.
+ */
 export function createLogger(
   level: LogLevel,
   // console.log, not process.stdout: this module runs in browsers too (the client's MSW handlers).
@@ -18,7 +24,7 @@ export function createLogger(
   const at = (name: Exclude<LogLevel, 'silent'>) => {
     if (LOG_LEVELS.indexOf(name) < threshold) return () => {};
     return (fields: Record<string, unknown>) =>
-      write(`${JSON.stringify({ time: new Date().toISOString(), level: name, ...fields })}\n`);
+      write(`${redactKeys(JSON.stringify({ time: new Date().toISOString(), level: name, ...fields }))}\n`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -332,7 +332,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The service cannot do the work safely right now (`service_unavailable`): its storage failed to commit, the disk is full, or a backing service is unreachable. Nothing was changed. Retry after `Retry-After` seconds; a write that got this answer was not stored. */
+        /** @description The service cannot do the work safely right now (`service_unavailable`): its storage failed to commit, the disk is full, or a backing service is unreachable. A read, and a request refused before its operation ran (the key or the rate limit could not be checked), changed nothing. A write that failed while the storage was committing it may have been stored, and the message says so: check (list or fetch) before repeating it. Retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After-Unavailable"];
@@ -459,7 +459,7 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description Seconds to wait before retrying (delay-seconds, RFC 9110), at least 1. The request was not carried out, so retrying it, a POST too, cannot store anything twice.
+         * @description Seconds to wait before retrying (delay-seconds, RFC 9110), at least 1. A write whose outcome the storage could not confirm may have been stored: check before repeating it.
          * @example 5
          */
         "Retry-After-Unavailable": number;

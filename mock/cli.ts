@@ -1,6 +1,8 @@
 // `npm run mock [-- --dynamic] [--seed <value>] [--pets <N>] [--scenario <name>] [--delay <ms|min-max>]`:
 // the mock at http://127.0.0.1:${MOCK_PORT:-4010}/v1, serving the contract again after every
 // edit under openapi/.
+
+import { allowedHostsOf } from './allowed-hosts.ts';
 import { delayFlag, listenPort, petsFlag, printAndExitOnFailure, readFlags, stopOnSignals } from './cli-support.ts';
 import { startMock } from './mock-server.ts';
 import { mockOrigins } from './origins.ts';
@@ -18,6 +20,7 @@ await printAndExitOnFailure(async () => {
     scenario: flags.scenario,
     delay: delayFlag(flags.delay),
     corsOrigins: origins.origins,
+    allowedHosts: allowedHostsOf(process.env),
     watch: true,
     log: (line) => console.log(line),
   });

@@ -20,6 +20,7 @@ import type { AppEnv } from '../core/http-types.ts';
 import { readJsonBody } from '../core/json-body.ts';
 import type { Logger } from '../core/logger.ts';
 import { type CorsExtras, corsFor } from '../core/middleware/cors.ts';
+import { requireJsonContentType } from '../core/middleware/json-content-type.ts';
 import { answerNotFound } from '../core/not-found.ts';
 import { createCursorCodec } from '../core/pagination/cursor.ts';
 import { answerChosen, type ChoiceBindings } from './chosen-answer.ts';
@@ -203,6 +204,9 @@ function adminRoutes(options: MockAppOptions, reset: () => void): Hono<AppEnv> {
     ),
   );
   admin.get('/__mock/scenario', (c) => c.json({ name: settings.scenario }, 200));
+  // JSON only: a web page can send a form or text/plain to any origin without asking (no
+  // preflight), so a body of those types, or none, would let any page switch or reset the mock.
+  admin.on(['PUT', 'POST'], '/__mock/*', requireJsonContentType());
   admin.put('/__mock/scenario', async (c) => {
     const body = await readJsonBody(c);
     const name = (body as { name?: unknown } | null)?.name;

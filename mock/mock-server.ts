@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Contract, type OpenApiDocument } from '../contract/index.ts';
 import { createLogger } from '../core/logger.ts';
 import { type Listening, listen } from '../server/listen.ts';
+import { onlyAllowedHosts } from './allowed-hosts.ts';
 import type { Delay } from './delay.ts';
 import { exampleItems } from './example-items.ts';
 import type { MockApp } from './mock-app.ts';
@@ -36,6 +37,8 @@ export interface MockOptions {
   delay?: Delay;
   /** Origins a browser may call the mock from: any on localhost or 127.0.0.1 by default. */
   corsOrigins?: MockOrigins;
+  /** Host names answered besides loopback ones (`MOCK_ALLOWED_HOSTS`). */
+  allowedHosts?: string[];
   /** Serve the contract again after every edit under `openapi/`. */
   watch?: boolean;
   /** The repository whose `openapi/` and `generated/` are used; tests pass a copy. */
@@ -91,7 +94,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningStati
     // The committed bundle is served at once; the watch loop's tools (Redocly, openapi-typescript)
     // load afterwards, so the first answer does not wait for them.
     await serve(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8'));
-    listening = await listen(fetch, MOCK_HOST, port);
+    listening = await listen(onlyAllowedHosts(fetch, options.allowedHosts), MOCK_HOST, port);
     if (watch) {
       watching = watchAndReload(root, log, serve, () => served?.contractJson).then(
         async (started) => {

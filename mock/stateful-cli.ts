@@ -4,6 +4,7 @@
 import { loadContract, rateLimitRules } from '../contract/index.ts';
 import { isPlan } from '../core/keys/plans.ts';
 import { readConfig } from '../server/config.ts';
+import { allowedHostsOf } from './allowed-hosts.ts';
 import {
   delayFlag,
   listenPort,
@@ -30,6 +31,7 @@ await printAndExitOnFailure(async () => {
   const mock = await startStatefulMock({
     port,
     corsOrigins: origins.origins,
+    allowedHosts: allowedHostsOf(process.env),
     logLevel,
     plan: flags.plan,
     pets: petsFlag(flags.pets),
@@ -46,7 +48,7 @@ await printAndExitOnFailure(async () => {
   console.log(`Seeded with ${seeded}; everything is forgotten at exit.`);
   console.log(`Development key, ${limits}: ${mock.apiKey}`);
   console.log(`Browsers may call it from ${origins.described}.`);
-  console.log(`Back to the seed: curl -X POST ${mock.url}/__mock/reset`);
+  console.log(`Back to the seed: curl -X POST -H 'Content-Type: application/json' ${mock.url}/__mock/reset`);
   console.log(`Try: curl -H 'Authorization: Bearer ${mock.apiKey}' ${mock.url}/v1/pets`);
   console.log('Ctrl-C to stop.');
   stopOnSignals(mock);

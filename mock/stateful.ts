@@ -12,6 +12,7 @@ import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
 import { banPolicy } from '../core/limiter/rate-policy.ts';
 import { createLogger, type LogLevel } from '../core/logger.ts';
 import { listen } from '../server/listen.ts';
+import { onlyAllowedHosts } from './allowed-hosts.ts';
 import { countingLimiter } from './counting-limiter.ts';
 import type { DeclaredAnswers } from './declared-answers.ts';
 import type { Delay } from './delay.ts';
@@ -34,6 +35,8 @@ export interface StatefulMockOptions {
   port?: number;
   /** Origins a browser may call it from: any on localhost or 127.0.0.1 by default. */
   corsOrigins?: MockOrigins;
+  /** Host names answered besides loopback ones (`MOCK_ALLOWED_HOSTS`). */
+  allowedHosts?: string[];
   /** The server's structured log lines; `warn` by default. */
   logLevel?: LogLevel;
   /** Enforce this plan's real limits on the key; without it the key is never refused. */
@@ -85,6 +88,6 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     onReset: () => counting.reset(),
     connectionOf: socketFaults,
   });
-  const listening = await listen(mock.fetch, MOCK_HOST, port);
+  const listening = await listen(onlyAllowedHosts(mock.fetch, options.allowedHosts), MOCK_HOST, port);
   return { url: listening.origin, apiKey: STATEFUL_MOCK_KEY, seeded, close: () => listening.close() };
 }

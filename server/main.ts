@@ -58,7 +58,9 @@ handle = service.app.fetch;
 serviceOpened(service);
 
 const { keys } = service.storage;
-if ((await keys.count()) === 0) await ensureDevelopmentKey(keys, print);
+// The key goes to stderr, the terminal, never to stdout: that is the log's stream, which is
+// collected and read by more people than may hold keys.
+if ((await keys.count()) === 0) await ensureDevelopmentKey(keys, print, (line) => process.stderr.write(`${line}\n`));
 else print('To create an API key: npm run keys -- create --plan free');
 print(
   `Animal Store API listening on ${listening.origin}/v1 (data: ${service.storage.description}; rate limits ${service.limiterDescription})`,

@@ -3,11 +3,13 @@
 // service (the process, the tests, the bench) assembles the app here.
 import { createHmac } from 'node:crypto';
 import { Hono } from 'hono';
-import type { Contract } from '../contract/index.ts';
+import { type Contract, rateLimitRules } from '../contract/index.ts';
 import { type AppDeps, createApp } from '../core/app.ts';
 import type { AppEnv } from '../core/http-types.ts';
+import { createMemoryRateLimiter } from '../core/limiter/memory-rate-limiter.ts';
+import { banPolicy } from '../core/limiter/rate-policy.ts';
 import { createCursorCodec } from '../core/pagination/cursor.ts';
-import { docsRoutes } from './docs.ts';
+import { DEFAULT_DOCS_FILES, docsRoutes } from './docs.ts';
 import { createHandlers } from './handlers/index.ts';
 import { indexRoute } from './index-route.ts';
 import type { ReadinessProbes } from './readiness.ts';
@@ -24,11 +26,18 @@ export function createServiceApp({ contract, storage, probes, ...deps }: Service
   const cursors = createCursorCodec(storage.cursorSecret, (key, message) =>
     createHmac('sha256', key).update(message).digest(),
   );
+  // In this process's memory even when the API's windows are in Redis: it guards this instance's
+  // bandwidth and CPU, which no other instance shares.
+  const docsLimiter = createMemoryRateLimiter({
+    clock: deps.clock,
+    ban: banPolicy(rateLimitRules(contract.document).ban),
+  });
+  const docs = docsRoutes(DEFAULT_DOCS_FILES, { limiter: docsLimiter, clientAddress: deps.clientAddress });
   return createApp({
     ...deps,
     contract,
     keys: storage.keys,
     handlers: createHandlers({ contract, stores: storage.collections, cursors, probes }),
-    publicRoutes: new Hono<AppEnv>().route('/', docsRoutes()).route('/', indexRoute(contract)),
+    publicRoutes: new Hono<AppEnv>().route('/', docs).route('/', indexRoute(contract)),
   });
 }

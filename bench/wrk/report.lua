@@ -11,6 +11,17 @@ if body ~= nil and body ~= "" then
   wrk.headers["Content-Type"] = "application/json"
 end
 
+-- With WRK_SPREAD_ADDRESSES set, each request comes from another X-Forwarded-For address, as many
+-- clients behind a trusted proxy do, so per-address limits do not refuse the load.
+if os.getenv("WRK_SPREAD_ADDRESSES") == "1" then
+  local counter = 0
+  function request()
+    counter = counter + 1
+    wrk.headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(counter / 65536) % 256, math.floor(counter / 256) % 256, counter % 256)
+    return wrk.format()
+  end
+end
+
 function done(summary, latency, requests)
   local errors = summary.errors
   io.write(string.format(

@@ -14,6 +14,12 @@ const EXPOSED_HEADERS = [
   'X-Request-Id',
 ];
 
+/**
+ * How long a browser may reuse a preflight's answer: the most Chromium keeps one (Firefox keeps
+ * longer), sparing a page one round trip before each call.
+ */
+const PREFLIGHT_MAX_AGE_SECONDS = '7200';
+
 /** The origins allowed: a list, or a test each origin must pass. */
 export type CorsOrigins = readonly string[] | ((origin: string) => boolean);
 
@@ -59,6 +65,10 @@ export function corsFor(
     if (c.req.method !== 'OPTIONS') return next();
     // A preflight: answered here, before any key is asked for.
     c.header('Vary', 'Access-Control-Request-Headers', { append: true });
-    return c.body(null, 204, { 'Access-Control-Allow-Methods': methods, 'Access-Control-Allow-Headers': allowHeaders });
+    return c.body(null, 204, {
+      'Access-Control-Allow-Methods': methods,
+      'Access-Control-Allow-Headers': allowHeaders,
+      'Access-Control-Max-Age': PREFLIGHT_MAX_AGE_SECONDS,
+    });
   };
 }

@@ -8,7 +8,7 @@ export interface Caller {
   apiKey: ApiKeyRecord | undefined;
   /** What the header held, so that a refusal can say what to fix. */
   credentials: 'none' | 'malformed' | 'bearer';
-  /** Why the key could not be looked up; answered only after the rate limit has counted the request. */
+  /** Why the key could not be looked up; the rate limit answers it without counting the request. */
   lookupFailure?: unknown;
 }
 
@@ -17,8 +17,8 @@ export interface Caller {
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,256}=*) *$/i;
 
 /**
- * Sets the request's `caller`. It never throws: a key that cannot be checked counts as no key, so
- * the request is still limited (by its address) and still gets its rate-limit headers.
+ * Sets the request's `caller`. It never throws: a key that cannot be checked is left for the rate
+ * limit to refuse, so the refusal carries the rate-limit headers the contract requires.
  */
 export function identifyCaller(keys: KeyStore): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

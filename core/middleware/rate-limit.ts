@@ -6,7 +6,8 @@ import { ApiError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
 import { limitsFor } from '../keys/plans.ts';
 import { LimiterUnavailableError } from '../limiter/limiter-error.ts';
-import type { RateDecision, RateLimiter } from '../limiter/rate-limiter.ts';
+import type { RateDecision, RateLimiter, WindowLimits } from '../limiter/rate-limiter.ts';
+import { StorageUnavailableError } from '../store/storage-error.ts';
 
 export interface RateLimitDeps {
   limiters: { keys: RateLimiter; addresses: RateLimiter };
@@ -24,8 +25,21 @@ export interface RateLimitDeps {
  */
 export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDeps): MiddlewareHandler<AppEnv> {
   const withoutKey = fixedLimits(rules, rules.withoutKey);
+  // No window can be read: the headers promise no request until the 503's Retry-After.
+  const unavailableHeaders = (c: AppContext, limits: WindowLimits) => {
+    c.header('X-RateLimit-Limit', String(limits.perMinute));
+    c.header('X-RateLimit-Remaining', '0');
+    c.header('X-RateLimit-Reset', String(Math.ceil(clock.now() / 1000) + UNAVAILABLE_RETRY_AFTER_SECONDS));
+  };
   return async (c, next) => {
     const { apiKey, lookupFailure } = c.get('caller');
+    if (lookupFailure !== undefined) {
+      // The key could not be checked: counting it against the caller's address (the key-less
+      // plan) would limit and then ban a paying key, and every client behind the same balancer,
+      // for the service's own outage. The request is refused and counted against nothing.
+      if (lookupFailure instanceof StorageUnavailableError) unavailableHeaders(c, withoutKey);
+      throw lookupFailure;
+    }
     const limits = apiKey ? limitsFor(apiKey, rules) : withoutKey;
     let decision: RateDecision;
     try {
@@ -33,23 +47,14 @@ export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDe
         ? await limiters.keys.hit(String(apiKey.id), limits)
         : await limiters.addresses.hit(clientAddress(c), limits);
     } catch (error) {
-      if (error instanceof LimiterUnavailableError) {
-        // The window cannot be read: the headers promise no request until the 503's Retry-After.
-        c.header('X-RateLimit-Limit', String(limits.perMinute));
-        c.header('X-RateLimit-Remaining', '0');
-        c.header('X-RateLimit-Reset', String(Math.ceil(clock.now() / 1000) + UNAVAILABLE_RETRY_AFTER_SECONDS));
-      }
+      if (error instanceof LimiterUnavailableError) unavailableHeaders(c, limits);
       throw error;
     }
 
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
-    if (decision.outcome === 'allowed') {
-      // Only now, counted and with its headers, is a request whose key could not be checked refused.
-      if (lookupFailure !== undefined) throw lookupFailure;
-      return next();
-    }
+    if (decision.outcome === 'allowed') return next();
 
     const caller = apiKey ? 'This API key' : 'This client address';
     const retryAfter = String(decision.retryAfter ?? 1);

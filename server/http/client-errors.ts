@@ -34,11 +34,62 @@ export function answerClientErrors(server: Server, logger: Logger, limits: Clien
       socket.destroy();
       return;
     }
+    // Once refused, what else arrives fails to parse too; the first refusal is the answer.
+    if (refusing.has(socket)) return;
+    refusing.add(socket);
     const refusal = refusalFor(error, limits);
     logger.info({ status: refusal.status, code: refusal.code, problem: error.code });
-    if (socket.writable && !answerStarted(socket)) socket.write(rawRefusal(refusal));
-    closeGently(socket, limits.lingerMs);
+    const inFlight = answerInFlight(socket);
+    // The malformed bytes are the body of the request in flight: that request is broken, and the
+    // refusal is its answer unless its own answer has begun.
+    if (inFlight && !inFlight.req.complete) {
+      if (socket.writable && !inFlight.headersSent) socket.write(rawRefusal(refusal));
+      closeGently(socket, limits.lingerMs);
+      return;
+    }
+    // They follow complete requests (pipelined), which are already running and may store what
+    // they were sent: their answers go out first, then the refusal, so nothing done goes unsaid.
+    afterAnswersInFlight(socket, () => {
+      if (socket.writable) socket.write(rawRefusal(refusal));
+      closeGently(socket, limits.lingerMs);
+    });
   });
+}
+
+/** The answer being written on this connection; Node's own 'clientError' answer checks the same field. */
+function answerInFlight(socket: Duplex): ServerResponse | undefined {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+}
+
+const refusing = new WeakSet<Duplex>();
+
+/**
+ * `CONNECT` asks for a tunnel, which Node hands over as a bare socket and, unanswered, closes
+ * without a word; this server is no proxy, and says so with the Error body.
+ */
+export function refuseTunnels(server: Server, logger: Logger, lingerMs: number): void {
+  server.on('connect', (_req, socket: Duplex) => {
+    logger.info({ method: 'CONNECT', status: 400, code: 'validation_failed', problem: 'CONNECT' });
+    socket.write(
+      rawRefusal({
+        status: 400,
+        code: 'validation_failed',
+        message: 'CONNECT asks for a tunnel, and this server is no proxy; send requests for its own paths.',
+      }),
+    );
+    closeGently(socket, lingerMs);
+  });
+}
+
+/**
+ * Calls `then` once no answer is being written on the connection: at once, or when the answers of
+ * the requests in flight have been sent (or their connection lost).
+ */
+function afterAnswersInFlight(socket: Duplex, then: () => void): void {
+  const inFlight = answerInFlight(socket);
+  if (!inFlight || inFlight.writableFinished || socket.destroyed) then();
+  // Node attaches the next pipelined answer when one finishes, before this listener runs.
+  else inFlight.once('close', () => afterAnswersInFlight(socket, then));
 }
 
 function refusalFor(error: NodeJS.ErrnoException & { reason?: string }, limits: ClientErrorLimits): Refusal {
@@ -72,12 +123,4 @@ function refusalFor(error: NodeJS.ErrnoException & { reason?: string }, limits: 
       };
     }
   }
-}
-
-/**
- * Whether the response in flight on this connection has begun: then bytes of another answer would
- * corrupt it. Node's own 'clientError' answer makes the same check on the same field.
- */
-function answerStarted(socket: Duplex): boolean {
-  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true;
 }

@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Logger } from '../../core/logger.ts';
 import { MAX_BODY_BYTES } from '../../core/middleware/body-size-limit.ts';
-import { answerClientErrors } from './client-errors.ts';
+import { answerClientErrors, refuseTunnels } from './client-errors.ts';
 import { continueWhenBodyIsRead } from './expect-continue.ts';
-import { answerAdapterErrors, refuseMalformedRequests } from './request-gate.ts';
+import { answerAdapterErrors, refuseExpectations, refuseMalformedRequests } from './request-gate.ts';
 import { unreadBodyResponse } from './unread-body.ts';
 
 export interface HttpLimits {
@@ -72,6 +72,8 @@ export function createHttpServer(fetch: Fetch, { logger, limits: overrides }: Ht
     refuseMalformedRequests(adapter, logger),
   );
   continueWhenBodyIsRead(server, MAX_BODY_BYTES);
+  refuseExpectations(server, logger);
+  refuseTunnels(server, logger, limits.lingerMs);
   answerClientErrors(server, logger, limits);
   return server;
 }

@@ -8,6 +8,9 @@ export interface Refusal {
   message: string;
 }
 
+/** The app's hardening headers (core/app.ts), on the answers given below it too. */
+const HARDENING = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
+
 function errorJson({ status, code, message }: Refusal): string {
   return JSON.stringify(errorBody(status, code, message));
 }
@@ -21,6 +24,7 @@ export function rawRefusal(refusal: Refusal): string {
   return [
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`,
     'Content-Type: application/json',
+    ...Object.entries(HARDENING).map(([name, value]) => `${name}: ${value}`),
     `Content-Length: ${Buffer.byteLength(body)}`,
     `Date: ${new Date().toUTCString()}`,
     'Connection: close',
@@ -33,6 +37,7 @@ export function rawRefusal(refusal: Refusal): string {
 export function refuseAndClose(res: ServerResponse, refusal: Refusal): void {
   const body = errorJson(refusal);
   res.writeHead(refusal.status, {
+    ...HARDENING,
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),
     Connection: 'close',
@@ -42,5 +47,8 @@ export function refuseAndClose(res: ServerResponse, refusal: Refusal): void {
 
 /** The same answer as a fetch Response, for the HTTP adapter's error handler. */
 export function refusalResponse(refusal: Refusal): Response {
-  return new Response(errorJson(refusal), { status: refusal.status, headers: { 'Content-Type': 'application/json' } });
+  return new Response(errorJson(refusal), {
+    status: refusal.status,
+    headers: { ...HARDENING, 'Content-Type': 'application/json' },
+  });
 }

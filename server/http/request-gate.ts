@@ -1,13 +1,13 @@
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { RequestError } from '@hono/node-server';
 import type { Logger } from '../../core/logger.ts';
 import { isClosing } from './closing.ts';
 import { refusalResponse, refuseAndClose } from './error-answers.ts';
 
 /**
- * Refuses, before the app sees them, requests HTTP/1.1 forbids a server to act on: a request
- * without exactly one `Host` (RFC 9112, section 3.2; several could be read differently by a proxy
- * in front) or whose target is no path (`OPTIONS *`). A request that arrives on a connection being
+ * Refuses, before the app sees them, requests HTTP/1.1 forbids a server to act on: an HTTP/1.1
+ * request without exactly one `Host` (RFC 9112, section 3.2; several could be read differently by
+ * a proxy in front) or whose target is no path (`OPTIONS *`). A request that arrives on a connection being
  * closed is never run: its answer could not be delivered.
  */
 export function refuseMalformedRequests(next: RequestListener, logger: Logger): RequestListener {
@@ -17,13 +17,47 @@ export function refuseMalformedRequests(next: RequestListener, logger: Logger): 
       return;
     }
     const malformation = malformationOf(req);
-    if (malformation === undefined) return next(req, res);
-    logger.info({ method: req.method, status: 400, code: 'validation_failed', problem: malformation.problem });
-    refuseAndClose(res, { status: 400, code: 'validation_failed', message: malformation.message });
+    if (malformation === undefined) {
+      // HTTP/1.0 has no Host (load balancers' health checks, HAProxy's `option httpchk`, send
+      // none): the request is for this server, at the address it was received on.
+      if (req.headers.host === undefined) req.headers.host = localAuthority(req);
+      return next(req, res);
+    }
+    const status = malformation.status ?? 400;
+    logger.info({ method: req.method, status, code: 'validation_failed', problem: malformation.problem });
+    refuseAndClose(res, { status, code: 'validation_failed', message: malformation.message });
   };
 }
 
-function malformationOf(req: IncomingMessage): { problem: string; message: string } | undefined {
+function localAuthority({ socket }: IncomingMessage): string {
+  const address = socket.localAddress ?? '127.0.0.1';
+  return `${address.includes(':') ? `[${address}]` : address}:${socket.localPort}`;
+}
+
+/**
+ * An `Expect` other than `100-continue` (the only expectation HTTP/1.1 defines): Node answers 417
+ * with an empty body; this answers it with the Error body, naming the header.
+ */
+export function refuseExpectations(server: Server, logger: Logger): void {
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const expectation = String(req.headers.expect ?? '').slice(0, 50);
+    logger.info({ method: req.method, status: 417, code: 'validation_failed', problem: 'unknown expectation' });
+    refuseAndClose(res, {
+      status: 417,
+      code: 'validation_failed',
+      message: `The server cannot meet \`Expect: ${expectation}\`; send the request without it (only \`100-continue\` is known).`,
+    });
+  });
+}
+
+function malformationOf(req: IncomingMessage): { problem: string; message: string; status?: 505 } | undefined {
+  // Node parses any one-digit major version; HTTP/2 and later are never sent as a text request line.
+  if (req.httpVersionMajor !== 1)
+    return {
+      problem: 'HTTP version not supported',
+      message: `The request line says HTTP/${req.httpVersion.slice(0, 10)}; this server speaks HTTP/1.1 and HTTP/1.0.`,
+      status: 505,
+    };
   const hosts = req.rawHeaders.filter((value, index) => index % 2 === 0 && value.toLowerCase() === 'host').length;
   if (hosts > 1)
     return { problem: 'several Host headers', message: `The request has ${hosts} Host headers; send exactly one.` };

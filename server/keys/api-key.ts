@@ -1,7 +1,9 @@
 import { hash, randomBytes } from 'node:crypto';
+import { API_KEY_PREFIX, WELL_FORMED_KEY } from '../../core/keys/key-shape.ts';
 
-/** Makes a leaked key recognisable to people and to secret scanners. */
-export const API_KEY_PREFIX = 'ask_';
+// The prefix makes a leaked key recognisable to people, to secret scanners and to the log's redaction.
+export { API_KEY_PREFIX };
+
 /** 256 random bits: far beyond guessing, even at the unauthenticated rate limit. */
 const RANDOM_BYTES = 32;
 
@@ -17,9 +19,6 @@ export function generateApiKey(): string {
 export function hashKey(secret: string): string {
   return hash('sha256', secret, 'hex');
 }
-
-/** The shape of a key the service issues: the prefix, then base64url characters. */
-const WELL_FORMED_KEY = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{16,252}$`);
 
 export function isWellFormedApiKey(secret: string): boolean {
   return WELL_FORMED_KEY.test(secret);

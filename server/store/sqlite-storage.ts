@@ -9,6 +9,9 @@ import { statement } from './statement-cache.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from './storage.ts';
 import { getOrCreateSecret } from './stored-secret.ts';
 
+/** The settings row the readiness probe writes and deletes in one transaction. */
+const READINESS_PROBE = 'readiness_probe';
+
 /** Storage in the SQLite file at `path` (created and migrated if needed), for one instance of the service. */
 export function openSqliteStorage(
   path: string,
@@ -22,8 +25,16 @@ export function openSqliteStorage(
       keys: new SqliteKeyStore(db, clock),
       cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
       async ping() {
-        // Reads a page of the file, so a file that became unreadable fails here.
-        withSqlite(() => statement(db, 'SELECT count(*) FROM settings').get());
+        // Commits a write that leaves nothing behind: on a full disk, or a file that became
+        // read-only or unreadable, a read alone would still answer while every write fails.
+        withSqlite(() =>
+          db
+            .transaction(() => {
+              statement(db, 'INSERT INTO settings (key, value) VALUES (?, ?)').run(READINESS_PROBE, Buffer.alloc(0));
+              statement(db, 'DELETE FROM settings WHERE key = ?').run(READINESS_PROBE);
+            })
+            .immediate(),
+        );
       },
       async close() {
         db.close();

@@ -182,7 +182,23 @@ describe('createAnimalStoreClient: retrying 429', () => {
     expect(waits).toEqual([]);
   });
 
-  it('retries a 503 service_unavailable after its Retry-After: the service changed nothing', async () => {
+  it('never resends a POST answered 503 service_unavailable: the animal may have been stored', async () => {
+    const { client, sent, waits } = scriptedClient([
+      jsonResponse({ code: 'service_unavailable', message: 'It may have been stored.', status: 503 }, 503, {
+        'Retry-After': '5',
+      }),
+      jsonResponse(pet, 201),
+    ]);
+
+    const { error, response } = await client.POST('/pets', { body: newPet });
+
+    expect(response.status).toBe(503);
+    expect(error).toMatchObject({ code: 'service_unavailable' });
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('retries a GET answered 503 service_unavailable after its Retry-After: a read changed nothing', async () => {
     const { client, sent, waits } = scriptedClient([
       jsonResponse({ code: 'service_unavailable', message: 'Retry.', status: 503 }, 503, { 'Retry-After': '5' }),
       jsonResponse([pet]),

@@ -4,11 +4,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
-import { DEFAULT_DOCS_FILES, type DocsFiles, docsRoutes } from '../../server/docs.ts';
+import { DEFAULT_DOCS_FILES, DOCS_LIMITS, type DocsFiles, docsRoutes } from '../../server/docs.ts';
 import { listen } from '../../server/listen.ts';
 import { defined } from '../support/defined.ts';
 import { converse } from '../support/raw-http.ts';
@@ -175,6 +176,61 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
     expect(api.status).toBe(401);
     expect(api.headers.get('X-RateLimit-Limit')).toBe('60');
     expect(api.headers.get('X-RateLimit-Remaining')).toBe('59');
+  });
+
+  it('limits docs requests per client address on their own, never touching the API window', async () => {
+    for (let request = 0; request < DOCS_LIMITS.perMinute; request += 1)
+      expect((await anonymous('/docs/changelog.html')).status).toBe(200);
+
+    const limited = await anonymous('/docs/changelog.html');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    expect(await limited.json()).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect((await anonymous('/openapi.json')).status).toBe(429);
+    testApp.setClientAddress('192.0.2.2');
+    expect((await anonymous('/docs/changelog.html')).status).toBe(200);
+
+    testApp.setClientAddress('192.0.2.1');
+    const api = await anonymous('/v1/pets');
+    expect(api.headers.get('X-RateLimit-Remaining')).toBe('59');
+    expect((await testApp.request('/v1/pets')).status).toBe(200);
+  });
+
+  it.each<[string, string, ((body: Buffer) => Buffer) | undefined]>([
+    ['br', 'gzip, deflate, br', brotliDecompressSync],
+    ['gzip', 'gzip', gunzipSync],
+    ['gzip', 'br;q=0, gzip;q=0.5', gunzipSync],
+    ['no encoding', 'identity', undefined],
+  ])('serves the docs page as %s for Accept-Encoding %j, the same page once decoded', async (label, accept, decode) => {
+    const page = await readFile(path.join(DEFAULT_DOCS_FILES.dir, 'index.html'));
+    const response = await anonymous('/docs/', { headers: { 'Accept-Encoding': accept } });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Vary')).toBe('Accept-Encoding');
+    const body = Buffer.from(await response.arrayBuffer());
+    if (decode === undefined) {
+      expect(response.headers.has('Content-Encoding')).toBe(false);
+      expect(body.equals(page)).toBe(true);
+    } else {
+      expect(response.headers.get('Content-Encoding')).toBe(accept.includes('br;q=0') ? 'gzip' : label);
+      expect(body.length).toBeLessThan(page.length / 3);
+      expect(decode(body).equals(page)).toBe(true);
+    }
+  });
+
+  it('answers 304 to an ETag of the page in any encoding, and a new ETag for each encoding', async () => {
+    const tags = await Promise.all(
+      ['br', 'gzip', 'identity'].map(async (accept) =>
+        (await anonymous('/docs/', { headers: { 'Accept-Encoding': accept } })).headers.get('ETag'),
+      ),
+    );
+    expect(new Set(tags).size).toBe(3);
+    for (const tag of tags) {
+      const again = await anonymous('/docs/', {
+        headers: { 'If-None-Match': defined(tag, 'an ETag'), 'Accept-Encoding': 'br' },
+      });
+      expect(again.status).toBe(304);
+    }
   });
 
   it('still requires a key under /v1', async () => {

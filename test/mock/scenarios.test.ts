@@ -132,7 +132,8 @@ describe('mock scenarios', { timeout: 30_000 }, () => {
   const admin = (on: RunningMock, method: 'GET' | 'PUT' | 'POST', path: string, body?: string) =>
     fetch(on.url + path, {
       method,
-      ...(body !== undefined && { headers: { 'Content-Type': 'application/json' }, body }),
+      ...(method !== 'GET' && { headers: { 'Content-Type': 'application/json' } }),
+      ...(body !== undefined && { body }),
     });
   const scenarioInForce = async (on: RunningMock) => await (await admin(on, 'GET', '/__mock/scenario')).json();
   const chooseByAdmin = async (on: RunningMock, name: string) => {

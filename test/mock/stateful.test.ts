@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnimalStoreClient } from '../../client/index.ts';
 import type { Pet } from '../../generated/openapi.ts';
+import { allowedHostsOf } from '../../mock/allowed-hosts.ts';
 import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/index.ts';
+import { converse, requestHead } from '../support/raw-http.ts';
 import { exampleValue, expectContractError, RATE_LIMIT_HEADERS, seededPets } from './support.ts';
 
 const PREFLIGHT = {
@@ -44,7 +46,8 @@ describe('startStatefulMock', { timeout: 30_000 }, () => {
   });
   const request = requester(() => mock);
   const createPet = async (body: unknown) => request('/v1/pets', { method: 'POST', body: JSON.stringify(body) });
-  const reset = () => fetch(`${mock.url}/__mock/reset`, { method: 'POST' });
+  const reset = () =>
+    fetch(`${mock.url}/__mock/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
 
   describe('its key', () => {
     it('accepts the fixed development key it prints', async () => {
@@ -110,6 +113,83 @@ describe('startStatefulMock', { timeout: 30_000 }, () => {
       expect(answer.status).toBe(204);
       await expectContractError(await request(`/v1/pets/${created.id}`), 404, 'not_found');
       expect(await (await request('/v1/pets?limit=100')).json()).toEqual(seededPets(mock));
+    });
+  });
+
+  describe('what a web page cannot make it do', () => {
+    it.each([
+      ['text/plain', { 'Content-Type': 'text/plain' }],
+      ['a form', { 'Content-Type': 'application/x-www-form-urlencoded' }],
+      ['no content type', {}],
+    ])('refuses POST /__mock/reset sent as %s with 415, and resets nothing', async (_case, headers) => {
+      const created = (await (await createPet(exampleValue('NewPetWithStatus'))).json()) as Pet;
+
+      const answer = await fetch(`${mock.url}/__mock/reset`, {
+        method: 'POST',
+        headers: { Origin: 'https://evil.example', ...headers },
+        body: 'x',
+      });
+
+      expect(answer.status).toBe(415);
+      expect(await answer.json()).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+      expect((await request(`/v1/pets/${created.id}`)).status).toBe(200);
+    });
+
+    it.each(['evil.example', 'evil.example:4010', '192.168.1.20', 'localhost.evil.example'])(
+      'answers no request whose Host is %s (DNS rebinding), on /__mock/* or the API',
+      async (host) => {
+        const created = (await (await createPet(exampleValue('NewPetWithStatus'))).json()) as Pet;
+        for (const [method, path] of [
+          ['POST', '/__mock/reset'],
+          ['GET', '/v1/pets'],
+        ] as const) {
+          const conversation = await converse(mock.url, [
+            requestHead(method, path, [
+              ['Host', host],
+              ['Authorization', `Bearer ${STATEFUL_MOCK_KEY}`],
+              ['Content-Type', 'application/json'],
+              ['Content-Length', 0],
+            ]),
+          ]);
+          const [answer] = conversation.responses;
+          expect(answer?.status, `${method} ${path}`).toBe(400);
+          expect(JSON.parse(answer?.body ?? '{}')).toMatchObject({
+            code: 'validation_failed',
+            message: expect.stringContaining('MOCK_ALLOWED_HOSTS'),
+          });
+        }
+        expect((await request(`/v1/pets/${created.id}`)).status).toBe(200);
+      },
+    );
+
+    it.each(['localhost:4010', 'app.localhost', '127.0.0.1', '127.0.0.2:80', '[::1]:4010'])(
+      'answers a request whose Host is %s',
+      async (host) => {
+        const conversation = await converse(mock.url, [
+          requestHead('GET', '/v1/pets', [
+            ['Host', host],
+            ['Authorization', `Bearer ${STATEFUL_MOCK_KEY}`],
+          ]),
+        ]);
+        expect(conversation.responses.map((answer) => answer.status)).toEqual([200]);
+      },
+    );
+
+    it('answers a host listed in MOCK_ALLOWED_HOSTS', async () => {
+      const listed = await startStatefulMock({
+        allowedHosts: allowedHostsOf({ MOCK_ALLOWED_HOSTS: 'devbox.internal' }),
+      });
+      try {
+        const conversation = await converse(listed.url, [
+          requestHead('GET', '/v1/pets', [
+            ['Host', 'DevBox.internal:4010'],
+            ['Authorization', `Bearer ${STATEFUL_MOCK_KEY}`],
+          ]),
+        ]);
+        expect(conversation.responses.map((answer) => answer.status)).toEqual([200]);
+      } finally {
+        await listed.close();
+      }
     });
   });
 
@@ -236,7 +316,10 @@ describe("startStatefulMock with { pets: 45, seed: 'x' }", { timeout: 30_000 }, 
     ).json()) as Pet;
     expect(created.id).toBe(46);
 
-    expect((await fetch(`${mock.url}/__mock/reset`, { method: 'POST' })).status).toBe(204);
+    expect(
+      (await fetch(`${mock.url}/__mock/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }))
+        .status,
+    ).toBe(204);
 
     expect((await request('/v1/pets/46')).status).toBe(404);
     expect((await request('/v1/pets/45')).status).toBe(200);

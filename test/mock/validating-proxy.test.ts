@@ -158,7 +158,7 @@ describe('startValidatingProxy in front of the real server', { timeout: 60_000 }
   let apiKey: string;
   beforeAll(async () => {
     server = await startServerProcess({ DATABASE_PATH: ':memory:' });
-    apiKey = defined(/^(ask_\S+)$/m.exec(server.output())?.[1], 'an API key (ask_…) in the server output');
+    apiKey = defined(/^(ask_\S+)$/m.exec(server.errors())?.[1], 'an API key (ask_…) shown on stderr');
     proxy = await startValidatingProxy({ upstream: server.baseUrl });
   });
   afterAll(async () => {

@@ -49,6 +49,52 @@ describe('requests HTTP/1.1 says a server must refuse', () => {
   });
 });
 
+describe('requests the server cannot serve as they are asked', () => {
+  it.each([
+    [
+      'an expectation other than 100-continue',
+      requestHead('GET', '/v1/pets', [
+        ['Host', 'localhost'],
+        ['Expect', 'foo'],
+      ]),
+      417,
+      /Expect: foo/,
+    ],
+    [
+      'CONNECT, which asks for a tunnel',
+      requestHead('CONNECT', 'localhost:443', [['Host', 'localhost:443']]),
+      400,
+      /CONNECT/,
+    ],
+    ['a request line saying HTTP/2.0', 'GET /readyz HTTP/2.0\r\nHost: localhost\r\n\r\n', 505, /HTTP\/2\.0/],
+  ])('answers %s with the Error body and closes the connection', async (_case, request, status, message) => {
+    const { origin } = await serve();
+    const response = expectClosingError(await converse(origin, [request]), status, 'validation_failed');
+    expect(JSON.parse(response.body).message).toMatch(message);
+  });
+});
+
+describe('HTTP/1.0 requests, which have no Host', () => {
+  it.each([
+    ['/readyz', 200, /"status":"ready"/],
+    ['/healthz', 200, /"status":"alive"/],
+  ])('answers GET %s as a load balancer health check sends it (HAProxy option httpchk)', async (path, status, body) => {
+    const { origin } = await serve();
+    const conversation = await converse(origin, [`GET ${path} HTTP/1.0\r\n\r\n`]);
+
+    expect(conversation.responses.map((response) => response.status)).toEqual([status]);
+    expect(defined(conversation.responses[0], 'the answer').body).toMatch(body);
+  });
+
+  it('serves the API to an HTTP/1.0 client that sends a key and no Host', async () => {
+    const { origin, apiKey } = await serve();
+    const conversation = await converse(origin, [`GET /v1/pets HTTP/1.0\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`]);
+
+    expect(conversation.responses.map((response) => response.status)).toEqual([200]);
+    expect(JSON.parse(defined(conversation.responses[0], 'the answer').body)).toEqual([]);
+  });
+});
+
 describe('Expect: 100-continue', () => {
   it.each([
     ['an unknown key', 'Bearer ask_not_a_key', 10, 401, 'unauthorized'],

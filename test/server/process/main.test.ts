@@ -30,12 +30,13 @@ const it = base.extend<{ servers: Servers }>({
   },
 });
 
+/** The key shown on stderr at the first start, never on stdout, the log's stream. */
 function developmentKey(server: ServerProcess): string {
   const key = server
-    .output()
+    .errors()
     .split('\n')
     .find((line) => line.startsWith('ask_'));
-  if (!key) throw new Error(`No development key was printed:\n${server.output()}`);
+  if (!key) throw new Error(`No development key was shown:\n${server.errors()}`);
   return key;
 }
 
@@ -44,14 +45,15 @@ describe('server/main.ts', { timeout: 20_000, concurrent: true }, () => {
   it('creates its database folder and prints a development key once when none exists', async ({ servers, expect }) => {
     const first = await servers.start();
     const key = developmentKey(first);
-    expect(first.output()).toMatch(/free-plan key was created/);
+    expect(first.output()).toMatch(/free-plan key was created.*stderr/);
+    expect(first.output()).not.toContain(key);
     const response = await fetch(`${first.baseUrl}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
     expect(response.status).toBe(200);
     first.child.kill('SIGTERM');
     await first.exited;
 
     const second = await servers.start();
-    expect(second.output()).not.toMatch(/ask_/);
+    expect(second.output() + second.errors()).not.toMatch(/ask_/);
   });
 
   it('on a later start, when keys exist, says how to create one instead of creating one', async ({

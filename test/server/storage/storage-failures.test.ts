@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { openDatabase } from '../../../server/database.ts';
+import { openDeployment } from '../../../server/deployment.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { openService, type Service } from '../../../server/service.ts';
 import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
@@ -150,6 +151,35 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
     check.close();
   });
 
+  it('fails the storage check of /readyz while a write cannot be made, and is ready again once space is freed', async () => {
+    const disk = defined(mountSmallDisk(), 'a small disk mounted');
+    const deployment = await openDeployment({
+      env: { DATABASE_PATH: join(disk, 'animal-store.db') },
+      logger: createLogger('silent'),
+      clientAddress: () => '192.0.2.1',
+    });
+    cleanups.push(() => void deployment.close());
+    const { secret } = await deployment.storage.keys.create({ plan: 'enterprise', perMinute: 1e6, perDay: 1e6 });
+    const readiness = async () => (await deployment.app.request('/readyz')).json();
+    expect(await readiness()).toMatchObject({ status: 'ready' });
+    const filler = fillDisk(disk, 256 * 1024);
+
+    // Fill what space is left, until the storage refuses a write.
+    const post = () =>
+      deployment.app.request('/v1/pets', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'x'.repeat(100), categoryId: 1 }),
+      });
+    let status = 201;
+    for (let attempt = 0; attempt < 5_000 && status === 201; attempt++) status = (await post()).status;
+    expect(status).toBe(503);
+
+    expect(await readiness()).toMatchObject({ status: 'unavailable', checks: { storage: 'unavailable' } });
+    unlinkSync(filler);
+    expect(await readiness()).toMatchObject({ status: 'ready', checks: { storage: 'ok' } });
+  });
+
   it('refuses to create an API key or the cursor secret it could not store', async () => {
     const disk = defined(mountSmallDisk(), 'a small disk mounted');
     const db = openDatabase(join(disk, 'keys.db'));
@@ -215,8 +245,8 @@ describe('storage failures injected into a database', () => {
     expect(await allPetIds(t)).toEqual([((await stored.json()) as { id: number }).id]);
   });
 
-  /** A request with a key whose lookup throws `failure`. */
-  async function requestWhileKeyLookupFails(failure: Error): Promise<Response> {
+  /** The service, with a key store whose lookups throw `failure`. */
+  function serviceWhoseKeyLookupFails(failure: Error) {
     const { app, keys, close } = openService({
       databasePath: ':memory:',
       clock: new FakeClock(),
@@ -228,21 +258,32 @@ describe('storage failures injected into a database', () => {
     keys.findActive = async () => {
       throw failure;
     };
-    return app.request('/v1/pets', { headers: { Authorization: 'Bearer ask_unverifiable' } });
+    return {
+      withKey: () => app.request('/v1/pets', { headers: { Authorization: 'Bearer ask_unverifiable' } }),
+      /** Counted against the address, like a request whose key is unknown. */
+      withoutKey: () => app.request('/v1/pets'),
+    };
   }
 
-  it('answers 503 with rate-limit headers when the key cannot be looked up', async () => {
-    const response = await requestWhileKeyLookupFails(
+  it('answers 503 with rate-limit headers when the key cannot be looked up, counting it against nothing', async () => {
+    const service = serviceWhoseKeyLookupFails(
       new StorageUnavailableError('the database file cannot be opened (SQLITE_CANTOPEN)'),
     );
-    await expectServiceUnavailable(response);
-    expect(response.headers.get('X-RateLimit-Limit')).toBe('60');
+    // More than the key-less plan allows in a minute, and than the ban tolerates once limited.
+    for (let request = 0; request < 80; request++) {
+      const response = await service.withKey();
+      await expectServiceUnavailable(response);
+      expect(response.headers.get('X-RateLimit-Limit')).toBe('60');
+      expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
+    }
+    expect((await service.withoutKey()).headers.get('X-RateLimit-Remaining')).toBe('59');
   });
 
-  it('counts a request whose key lookup fails unexpectedly, then answers 500 with rate-limit headers', async () => {
-    const response = await requestWhileKeyLookupFails(new Error('a fault in the key store'));
+  it('answers 500 when a key lookup fails unexpectedly, counting it against nothing', async () => {
+    const service = serviceWhoseKeyLookupFails(new Error('a fault in the key store'));
+    const response = await service.withKey();
     expect(response.status).toBe(500);
     expect(((await response.json()) as { code: string }).code).toBe('internal_error');
-    expect(response.headers.get('X-RateLimit-Remaining')).toBe('59');
+    expect((await service.withoutKey()).headers.get('X-RateLimit-Remaining')).toBe('59');
   });
 });
