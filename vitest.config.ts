@@ -35,6 +35,10 @@ export default defineConfig({
     // module state (none mocks modules or patches globals it does not restore).
     isolate: false,
     setupFiles: ['test/support/retain-sqlite.ts'],
+    // A test's timeout bounds a test that hangs; it is no measure of speed. Tests wait for conditions,
+    // and on a loaded two-core machine a test that takes 1 s alone can take 20.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // expect.poll waits for a condition (a page updated, a server ready): on a loaded machine that
     // can take far more than vitest's default second; each test's own timeout still bounds it.
     expect: { poll: { timeout: 30_000, interval: 50 } },

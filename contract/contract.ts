@@ -117,6 +117,11 @@ export class Contract {
       .sort((a, b) => a.names.length - b.names.length);
   }
 
+  /** The largest body any operation reads (`x-max-body-bytes`): what the HTTP layer holds at most before it refuses one. */
+  get largestBodyBytes(): number {
+    return Math.max(0, ...this.operations.map((operation) => operation.maxBodyBytes ?? 0));
+  }
+
   operation(operationId: string): ContractOperation {
     const found = this.operations.find((candidate) => candidate.operationId === operationId);
     if (!found) throw new Error(`The contract has no operation ${operationId}`);

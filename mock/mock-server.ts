@@ -68,16 +68,17 @@ export async function startMock(options: MockOptions = {}): Promise<RunningStati
   const { port = 0, root = REPO_ROOT, watch = false } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const seed = options.seed === undefined ? randomBytes(6).toString('hex') : String(options.seed);
-  const build = async (contractJson: string, current?: MockApp) =>
-    buildStaticMock(new Contract(JSON.parse(contractJson) as OpenApiDocument), { ...options, seed }, current);
+  const build = async (contract: Contract, current?: MockApp) =>
+    buildStaticMock(contract, { ...options, seed }, current);
 
-  let served: { app: MockApp; contractJson: string } | undefined;
+  let served: { app: MockApp; contract: Contract; contractJson: string } | undefined;
   const fetch: MockApp['fetch'] = (request, env) => {
     if (!served) throw new Error('The mock serves no contract yet.');
     return served.app.fetch(request, env);
   };
   const serve = async (contractJson: string) => {
-    served = { app: await build(contractJson, served?.app), contractJson };
+    const contract = new Contract(JSON.parse(contractJson) as OpenApiDocument);
+    served = { app: await build(contract, served?.app), contract, contractJson };
   };
 
   let watching: Promise<void> = Promise.resolve();
@@ -94,7 +95,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningStati
     // The committed bundle is served at once; the watch loop's tools (Redocly, openapi-typescript)
     // load afterwards, so the first answer does not wait for them.
     await serve(await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8'));
-    listening = await listen(onlyAllowedHosts(fetch, options.allowedHosts), MOCK_HOST, port);
+    // A reload's contract may raise a body limit; the app refuses a body over its operation's own
+    // limit whatever this is, so the one the mock started with only decides on `100 Continue`.
+    const maxBodyBytes = served?.contract.largestBodyBytes ?? 0;
+    listening = await listen(onlyAllowedHosts(fetch, options.allowedHosts), MOCK_HOST, port, { maxBodyBytes });
     if (watch) {
       watching = watchAndReload(root, log, serve, () => served?.contractJson).then(
         async (started) => {

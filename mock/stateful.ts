@@ -88,6 +88,8 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     onReset: () => counting.reset(),
     connectionOf: socketFaults,
   });
-  const listening = await listen(onlyAllowedHosts(mock.fetch, options.allowedHosts), MOCK_HOST, port);
+  const listening = await listen(onlyAllowedHosts(mock.fetch, options.allowedHosts), MOCK_HOST, port, {
+    maxBodyBytes: contract.largestBodyBytes,
+  });
   return { url: listening.origin, apiKey: STATEFUL_MOCK_KEY, seeded, close: () => listening.close() };
 }

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '../core/logger.ts';
+import { createLogger, type Logger } from '../core/logger.ts';
 import { createHttpServer, type Fetch, type HttpServerOptions } from './http/create-server.ts';
 
 export interface Listening {
@@ -16,6 +16,11 @@ export interface Listening {
   closeGracefully(graceMs: number): Promise<void>;
 }
 
+export interface ListenOptions extends Omit<HttpServerOptions, 'logger'> {
+  /** Where the HTTP layer logs what it refuses; warnings only by default. */
+  logger?: Logger;
+}
+
 /**
  * Serves `fetch` on `hostname:port` (0: a free port) and resolves once it listens; rejects with
  * the system's error (a busy port, an unknown host).
@@ -24,9 +29,9 @@ export async function listen(
   fetch: Fetch,
   hostname: string,
   port: number,
-  options: HttpServerOptions = { logger: createLogger('warn') },
+  { logger = createLogger('warn'), ...options }: ListenOptions,
 ): Promise<Listening> {
-  const server = createHttpServer(fetch, options);
+  const server = createHttpServer(fetch, { logger, ...options });
   const address = await bind(server, hostname, port);
   let closing = false;
   // A keep-alive connection that finishes its last request during a graceful stop would otherwise

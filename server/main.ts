@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadContract } from '../contract/index.ts';
 import { createLogger } from '../core/logger.ts';
 import { StorageUnavailableError } from '../core/store/storage-error.ts';
 import { batchedStdout } from './batched-stdout.ts';
@@ -35,9 +36,12 @@ let handle: Fetch = async (request, env) => (await serviceReady).app.fetch(reque
 
 async function start() {
   const serveOnceReady: Fetch = (request, env) => handle(request, env);
-  const listening = await listen(serveOnceReady, config.host, config.port, { logger }).catch((error: unknown) => {
-    throw listenFailure(error, config.host, config.port);
-  });
+  const maxBodyBytes = loadContract().largestBodyBytes;
+  const listening = await listen(serveOnceReady, config.host, config.port, { logger, maxBodyBytes }).catch(
+    (error: unknown) => {
+      throw listenFailure(error, config.host, config.port);
+    },
+  );
   if (databaseUrlFrom(process.env) === undefined) checkDatabaseFile(config.databasePath);
   const service = await openDeployment({
     env: process.env,

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Logger } from '../../core/logger.ts';
-import { MAX_BODY_BYTES } from '../../core/middleware/body-size-limit.ts';
 import { answerClientErrors, refuseTunnels } from './client-errors.ts';
 import { continueWhenBodyIsRead } from './expect-continue.ts';
 import { answerAdapterErrors, refuseExpectations, refuseMalformedRequests } from './request-gate.ts';
@@ -41,6 +40,8 @@ export type Fetch = Parameters<typeof getRequestListener>[0];
 export interface HttpServerOptions {
   /** Where the HTTP layer logs what it refuses; the app logs the rest. */
   logger: Logger;
+  /** The largest body the app reads (`contract.largestBodyBytes`): a larger declared one gets no `100 Continue`. */
+  maxBodyBytes: number;
   limits?: Partial<HttpLimits>;
 }
 
@@ -50,7 +51,7 @@ export interface HttpServerOptions {
  * the HTTP adapter give on their own, and connections kept or closed honestly when a body goes
  * unread. Not yet listening.
  */
-export function createHttpServer(fetch: Fetch, { logger, limits: overrides }: HttpServerOptions): Server {
+export function createHttpServer(fetch: Fetch, { logger, maxBodyBytes, limits: overrides }: HttpServerOptions): Server {
   const limits = { ...HTTP_LIMITS, ...overrides };
   const adapter = getRequestListener(fetch, {
     // The adapter's own clean-up drops a connection half a second after an answer that left the
@@ -71,7 +72,7 @@ export function createHttpServer(fetch: Fetch, { logger, limits: overrides }: Ht
     },
     refuseMalformedRequests(adapter, logger),
   );
-  continueWhenBodyIsRead(server, MAX_BODY_BYTES);
+  continueWhenBodyIsRead(server, maxBodyBytes);
   refuseExpectations(server, logger);
   refuseTunnels(server, logger, limits.lingerMs);
   answerClientErrors(server, logger, limits);

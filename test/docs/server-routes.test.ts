@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../../contract/index.ts';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
 import { DEFAULT_DOCS_FILES, DOCS_LIMITS, type DocsFiles, docsRoutes } from '../../server/docs.ts';
@@ -358,7 +359,7 @@ describe('docsRoutes', () => {
 
   it('refuses `..` and backslashes sent as they are over HTTP', async () => {
     await publish();
-    const server = await listen(app.fetch, '127.0.0.1', 0);
+    const server = await listen(app.fetch, '127.0.0.1', 0, { maxBodyBytes: loadContract().largestBodyBytes });
     try {
       for (const target of [
         '/docs/../secret.txt',

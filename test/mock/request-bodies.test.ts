@@ -2,12 +2,16 @@ import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '../../core/middleware/body-size-limit.ts';
+import { loadContract } from '../../contract/index.ts';
+import { payloadTooLargeMessage } from '../../core/middleware/body-size-limit.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import { HTTP_LIMITS } from '../../server/http/create-server.ts';
 import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 import { AUTHORIZED, expectContractError } from './support.ts';
 
+/** The largest body the contract lets any operation take, and the 413's message for one over it. */
+const MAX_BODY_BYTES = loadContract().largestBodyBytes;
+const PAYLOAD_TOO_LARGE_MESSAGE = payloadTooLargeMessage(MAX_BODY_BYTES);
 const JSON_TYPE = 'application/json';
 const NEW_PET = '{"name":"Rex","categoryId":3}';
 

@@ -131,7 +131,7 @@ describe.skipIf(!withChromium)(
     /** The page's own switch, called as a developer would from its console. */
     const showScenario = (name: string) => page.evaluate(`showScenario(${JSON.stringify(name)})`);
     const settled = async () => {
-      await expect.poll(statusShown, { timeout: 15_000 }).not.toMatch(/Starting|Loading/);
+      await expect.poll(statusShown, { timeout: 60_000 }).not.toMatch(/Starting|Loading/);
       return statusShown();
     };
 

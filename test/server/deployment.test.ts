@@ -70,7 +70,7 @@ describe.skipIf(!available)('a deployment on PostgreSQL and Redis', { timeout: 3
   const readiness = async () => (await deployment.app.request('/readyz')).json();
   /** Asks until `path` answers `status`, as a client retrying after Retry-After would. */
   const recovered = (path: string, status: number) =>
-    expect.poll(async () => (await request(path)).status, { timeout: 10_000, interval: 100 }).toBe(status);
+    expect.poll(async () => (await request(path)).status, { timeout: 60_000, interval: 100 }).toBe(status);
 
   it('is ready while both answer', async () => {
     expect((await request('/v1/pets')).status).toBe(200);
@@ -134,7 +134,7 @@ describe.skipIf(!available)('a deployment on PostgreSQL and Redis', { timeout: 3
     ).toEqual(new Set(['service_unavailable']));
 
     await postgresProxy.forward();
-    await expect.poll(async () => (await asEnterprise()).status, { timeout: 10_000, interval: 100 }).toBe(200);
+    await expect.poll(async () => (await asEnterprise()).status, { timeout: 60_000, interval: 100 }).toBe(200);
     const keyless = await deployment.app.request('/v1/pets');
     expect(keyless.status).toBe(401);
     expect(Number(keyless.headers.get('X-RateLimit-Remaining'))).toBeGreaterThan(0);

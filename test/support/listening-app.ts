@@ -1,3 +1,4 @@
+import { loadContract } from '../../contract/index.ts';
 import { createLogger } from '../../core/logger.ts';
 import { clientAddressResolver } from '../../server/client-address.ts';
 import type { HttpLimits } from '../../server/http/create-server.ts';
@@ -13,7 +14,8 @@ export async function startListeningApp(limits: Partial<HttpLimits> = {}) {
   const logger = createLogger('debug', (line) => logLines.push(line));
   const service = openService({ databasePath: ':memory:', logger, clientAddress: clientAddressResolver(false) });
   const { secret: apiKey } = await service.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
-  const listening = await listen(service.app.fetch, '127.0.0.1', 0, { logger, limits });
+  const maxBodyBytes = loadContract().largestBodyBytes;
+  const listening = await listen(service.app.fetch, '127.0.0.1', 0, { logger, limits, maxBodyBytes });
   return {
     origin: listening.origin,
     apiKey,

@@ -56,7 +56,7 @@ export async function startRealServer({
   for (let index = 0; index < freePlanKeys; index++)
     free.push((await keys.create({ plan: 'free', label: `contract suite free ${index}` })).secret);
 
-  const listening = await listen(service.app.fetch, '127.0.0.1', 0);
+  const listening = await listen(service.app.fetch, '127.0.0.1', 0, { maxBodyBytes: loadContract().largestBodyBytes });
   return {
     origin: listening.origin,
     apiKey,

@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../../../core/middleware/body-size-limit.ts';
+import { loadContract } from '../../../contract/index.ts';
 import type { HttpLimits } from '../../../server/http/create-server.ts';
 import { defined } from '../../support/defined.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
 import { converse, type RawConversation, type RawResponse, requestHead } from '../../support/raw-http.ts';
 import { DOCUMENTED_ERROR_CODES } from '../http/http-support.ts';
+
+const MAX_BODY_BYTES = loadContract().largestBodyBytes;
 
 let app: ListeningApp | undefined;
 

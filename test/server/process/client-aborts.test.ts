@@ -62,7 +62,7 @@ async function logLine(
 }
 
 // Each test starts Node processes of the server, which take seconds on a busy two-core machine.
-describe('client aborts in the log of the server process', { timeout: 20_000 }, () => {
+describe('client aborts in the log of the server process', { timeout: 60_000 }, () => {
   it.each([
     ['disconnects in the middle of a declared body', ['Content-Length', 100], '{"name":', { abortAfterWriting: true }],
     [

@@ -79,7 +79,7 @@ function expectOneLineFailure(run: FinishedProcess, names: RegExp): void {
 }
 
 // Each test starts Node processes of the server, which take seconds on a busy two-core machine.
-describe('start-up failures of server/main.ts', { timeout: 20_000 }, () => {
+describe('start-up failures of server/main.ts', { timeout: 60_000 }, () => {
   it('reports a busy port in one line naming PORT, before it creates the database or a key', async () => {
     const port = await occupiedPort();
     const databasePath = join(dir, 'store.db');

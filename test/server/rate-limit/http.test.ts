@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
 import { listen } from '../../../server/listen.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
@@ -126,7 +127,7 @@ describe('rate limits over HTTP', () => {
 
   it('of 200 simultaneous requests on a fresh free key against a listening server, exactly 60 succeed', async () => {
     const app = await appWithKey('free');
-    const server = await listen(app.app.fetch, '127.0.0.1', 0);
+    const server = await listen(app.app.fetch, '127.0.0.1', 0, { maxBodyBytes: loadContract().largestBodyBytes });
     try {
       const statuses = await Promise.all(
         Array.from({ length: 200 }, () =>
