@@ -179,6 +179,8 @@ export interface components {
         PetId: number;
         /**
          * @description The animal's name: 1 to 100 characters (counted as Unicode code points) with no control characters (Unicode category Cc: U+0000 to U+001F, U+007F to U+009F) and at least one visible character. White space, format characters (Unicode category Cf, such as zero-width spaces and direction marks), other default-ignorable code points (such as U+3164 HANGUL FILLER) and U+2800 BRAILLE PATTERN BLANK render as nothing, so a name made only of them is refused. Stored exactly as sent, without trimming.
+         *     The `pattern` names code point ranges and surrogate pairs only (no Unicode property classes), so it reads the same with or without the `u` flag. Lengths count code points: a validator that counts UTF-16 code units instead (JavaScript's `String.length`) counts a character beyond U+FFFF, such as most emoji, twice and refuses some names of up to 100 such characters that the service accepts.
+         *     The `pattern` lists code point ranges (ECMA-262 with the `u` flag, as JSON Schema reads it; characters beyond U+FFFF are written as surrogate pairs). Generated validators that count length in UTF-16 code units (JavaScript's `String.length`, as zod does) count a character beyond U+FFFF, such as most emoji, twice: they refuse some names of up to 100 such characters that the service accepts.
          * @example Rex
          */
         PetName: string;

@@ -187,6 +187,7 @@ export function productClass(diff: Diff, base: OpenApiDocument, working: OpenApi
   if (keyword === 'x-max-body-bytes' && typeof diff.before === 'number' && typeof diff.after === 'number')
     return diff.after < diff.before ? 'breaking' : 'non-breaking';
   if (path.some((segment) => segment.startsWith('x-'))) return 'documentation';
+  if (keyword === 'pattern' && acceptTheSameStrings(diff.before, diff.after)) return 'non-breaking';
   // The error codes are an open set (the Error schema says so): a client handles a code it does
   // not know by the answer's status, so a new code for a new situation breaks no client.
   if (keyword === 'enum' && diff.action === 'add' && hasErrorCodes(working, diff.path.slice(0, -2)))
@@ -204,6 +205,30 @@ export function productClass(diff: Diff, base: OpenApiDocument, working: OpenApi
       return path[0] === 'paths' ? 'breaking' : 'documentation';
   }
 }
+
+/**
+ * A pattern written another way (say, without Unicode property classes, for generators that do not
+ * read them) changes nothing for clients when both accept the same strings. Checked on every code
+ * point alone, twice, and before and after a letter: what the contract's patterns decide.
+ */
+function acceptTheSameStrings(before: unknown, after: unknown): boolean {
+  if (typeof before !== 'string' || typeof after !== 'string') return false;
+  const key = `${before}\n${after}`;
+  let same = samePatterns.get(key);
+  if (same === undefined) {
+    same = true;
+    const [old, current] = [new RegExp(before, 'u'), new RegExp(after, 'u')];
+    for (let codePoint = 0; same && codePoint <= 0x10ffff; codePoint++) {
+      const character = String.fromCodePoint(codePoint);
+      for (const text of [character, character + character, `a${character}`, `${character}a`])
+        if (old.test(text) !== current.test(text)) same = false;
+    }
+    samePatterns.set(key, same);
+  }
+  return same;
+}
+/** A pattern shows once per operation that uses it: the comparison runs once per pair. */
+const samePatterns = new Map<string, boolean>();
 
 /** The last segment of a path that is a keyword, not an array index. */
 function lastKeyword(path: string[]): string {

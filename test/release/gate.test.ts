@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../contract/index.ts';
+import { derivePetNamePattern } from '../../scripts/patterns/pet-name.ts';
 import type { ChangeClass } from '../../scripts/release/changes.ts';
 import { runGate, type Verdict } from '../../scripts/release/gate.ts';
 import { repoRoot } from '../pipeline/workspace.ts';
@@ -171,6 +172,12 @@ const ROWS: Row[] = [
     change: (d) => (schemas(d).PetName.pattern = '^[a-z]+$'),
     expected: breaking(/^changed PetName\.pattern from /),
     exit: 1,
+  },
+  {
+    edit: 'a pattern written without Unicode property classes, accepting the same strings',
+    change: (d) => (schemas(d).PetName.pattern = derivePetNamePattern()),
+    expected: nonBreaking(/^changed PetName\.pattern from /),
+    exit: 0,
   },
   {
     edit: 'a security requirement added',
@@ -367,7 +374,8 @@ const ROWS: Row[] = [
   },
 ];
 
-describe('the breaking-change gate on edits of the 1.0.0 contract', () => {
+// The timeout: comparing two patterns on every code point takes seconds on a loaded machine.
+describe('the breaking-change gate on edits of the 1.0.0 contract', { timeout: 30_000 }, () => {
   it('has at least 30 edits', () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(30);
   });
