@@ -162,6 +162,15 @@ const ROWS: Row[] = [
     exit: 1,
   },
   {
+    edit: 'a format added on input that the range of the integer does not fit',
+    change: (d) => {
+      parameters(d).Limit.schema.maximum = 2 ** 40;
+      parameters(d).Limit.schema.format = 'int32';
+    },
+    expected: breaking(/^added Limit\.format$/),
+    exit: 1,
+  },
+  {
     edit: 'a pattern added on input',
     change: (d) => (parameters(d).Cursor.schema.pattern = '^[A-Za-z0-9._-]+$'),
     expected: breaking(/^added Cursor\.pattern$/),
@@ -262,6 +271,24 @@ const ROWS: Row[] = [
     edit: 'a maximum raised on input',
     change: (d) => (parameters(d).Limit.schema.maximum = 200),
     expected: nonBreaking(/^changed Limit\.maximum from 100 to 200$/),
+    exit: 0,
+  },
+  {
+    edit: 'a format added on input that the range of the integer fits',
+    change: (d) => (parameters(d).Limit.schema.format = 'int32'),
+    expected: nonBreaking(/^added Limit\.format$/),
+    exit: 0,
+  },
+  {
+    edit: 'a maximum added to a response header',
+    change: (d) => (headers(d)['X-RateLimit-Remaining'].schema.maximum = 2 ** 53 - 1),
+    expected: nonBreaking(/^added X-RateLimit-Remaining\.maximum$/),
+    exit: 0,
+  },
+  {
+    edit: 'a maxLength added to a response field',
+    change: (d) => (schemas(d).Error.properties.message.maxLength = 4096),
+    expected: nonBreaking(/^added Error\.message\.maxLength$/),
     exit: 0,
   },
   {
