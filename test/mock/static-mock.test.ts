@@ -103,6 +103,18 @@ describe('startMock with the contract examples', { timeout: 30_000 }, () => {
     });
   });
 
+  describe('the probes', () => {
+    it.each(['/healthz', '/v1/healthz', '/readyz', '/v1/readyz'])(
+      'answers %s without a key (under /v1 too, for tools that take one base URL)',
+      async (path) => {
+        const response = await fetch(mock.url + path);
+
+        expect(response.status).toBe(200);
+        expect(response.headers.get('X-RateLimit-Limit')).toBeNull();
+      },
+    );
+  });
+
   describe('authentication', () => {
     it.each(['/v1/pets', '/v1/pets/42', '/v1/no-such-thing'])(
       'answers %s without Authorization with 401, the Error body and WWW-Authenticate',
