@@ -65,11 +65,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const contract = deps.contract ?? loadContract();
   const validator = requestValidator(contract);
   const handlerOf = operationHandlers(contract, deps);
-  const route = (operation: ContractOperation) => {
+  const route = (operation: ContractOperation, routePaths = [operation.routePath]) => {
     const handler = handlerOf(operation);
     app.on(
       operation.method,
-      [operation.routePath],
+      routePaths,
       ...operationMiddleware(operation, deps.clock),
       validate(operation, validator),
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
@@ -94,10 +94,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.publicRoutes) app.route('/', deps.publicRoutes);
   for (const path of contract.paths) {
     const publicOperations = path.operations.filter((operation) => operation.isPublic);
-    // A probe's path asked with another method is a 405 before any key is asked for.
-    if (publicOperations.length === path.operations.length)
-      for (const operation of publicOperations) app.use(operation.routePath, allowOnly(path.allow));
-    for (const operation of publicOperations) route(operation);
+    for (const operation of publicOperations) {
+      const routePaths = [operation.routePath, ...underBasePath(contract, operation)];
+      // A probe's path asked with another method is a 405 before any key is asked for.
+      if (publicOperations.length === path.operations.length)
+        for (const routePath of routePaths) app.use(routePath, allowOnly(path.allow));
+      route(operation, routePaths);
+    }
   }
   app.use(identifyCaller(deps.keys));
   app.use(rateLimit({ ...deps, rules: rateLimitRules(contract.document) }));
@@ -123,6 +126,17 @@ function hardeningHeaders(): MiddlewareHandler<AppEnv> {
     c.header('Cache-Control', 'no-store');
     return next();
   };
+}
+
+/**
+ * Where a public operation served beside the base path (the probes, `/healthz`) also answers:
+ * under the base path (`/v1/healthz`). Tools that take one base URL (Portman and newman,
+ * `redocly respect --server`, `generate-arazzo`) ignore a path's own `servers` and ask there.
+ * The contract describes only the address beside the base path.
+ */
+function underBasePath(contract: Contract, operation: ContractOperation): string[] {
+  const versioned = contract.basePath + operation.path.replace(/\{([^}]+)\}/g, ':$1');
+  return versioned === operation.routePath ? [] : [versioned];
 }
 
 /**

@@ -179,6 +179,8 @@ export interface components {
         PetId: number;
         /**
          * @description The animal's name: 1 to 100 characters (counted as Unicode code points) with no control characters (Unicode category Cc: U+0000 to U+001F, U+007F to U+009F) and at least one visible character. White space, format characters (Unicode category Cf, such as zero-width spaces and direction marks), other default-ignorable code points (such as U+3164 HANGUL FILLER) and U+2800 BRAILLE PATTERN BLANK render as nothing, so a name made only of them is refused. Stored exactly as sent, without trimming.
+         *     The `pattern` names code point ranges and surrogate pairs only (no Unicode property classes), so it reads the same with or without the `u` flag. Lengths count code points: a validator that counts UTF-16 code units instead (JavaScript's `String.length`) counts a character beyond U+FFFF, such as most emoji, twice and refuses some names of up to 100 such characters that the service accepts.
+         *     The `pattern` lists code point ranges (ECMA-262 with the `u` flag, as JSON Schema reads it; characters beyond U+FFFF are written as surrogate pairs). Generated validators that count length in UTF-16 code units (JavaScript's `String.length`, as zod does) count a character beyond U+FFFF, such as most emoji, twice: they refuse some names of up to 100 such characters that the service accepts.
          * @example Rex
          */
         PetName: string;
@@ -213,7 +215,10 @@ export interface components {
             code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description A sentence a person can act on, naming the offending field or parameter. Never contains internal detail. */
             message: string;
-            /** @description The HTTP status code of the response, repeated. */
+            /**
+             * Format: int32
+             * @description The HTTP status code of the response, repeated.
+             */
             status: number;
             /** @description Every problem of a request with invalid parameters or body fields (`validation_failed`), one entry per parameter or field at fault: unknown body fields first, then in the order the contract declares the parameters and fields. `message` repeats the first entry's message. Absent from other errors. */
             details?: {
@@ -323,6 +328,18 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unexpected failure of the service (`internal_error`). Nothing about it is disclosed; the service's log has it under the request id. */
+        InternalError: {
+            headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -511,6 +528,7 @@ export type Readiness = components['schemas']['Readiness'];
 export type ResponseInvalidListQuery = components['responses']['InvalidListQuery'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponseInvalidNewPet = components['responses']['InvalidNewPet'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
@@ -577,6 +595,7 @@ export interface operations {
             400: components["responses"]["InvalidListQuery"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -612,6 +631,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -722,6 +742,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected failure of the service (`internal_error`). Nothing about it is disclosed; the service's log has it under the request id. */
+            500: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link-Successor"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The service cannot answer safely right now (`service_unavailable`): its storage failed. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
@@ -781,6 +816,7 @@ export interface operations {
             400: components["responses"]["InvalidListQuery"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -820,6 +856,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -876,6 +913,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -187,6 +187,12 @@ export function productClass(diff: Diff, base: OpenApiDocument, working: OpenApi
   if (keyword === 'x-max-body-bytes' && typeof diff.before === 'number' && typeof diff.after === 'number')
     return diff.after < diff.before ? 'breaking' : 'non-breaking';
   if (path.some((segment) => segment.startsWith('x-'))) return 'documentation';
+  if (keyword === 'pattern' && acceptTheSameStrings(diff.before, diff.after)) return 'non-breaking';
+  // A limit newly stated on a response narrows only what clients receive.
+  if (inResponse && diff.action === 'add' && RESPONSE_LIMIT_KEYWORDS.has(keyword)) return 'non-breaking';
+  // A format on a request integer whose range the format holds refuses nothing more.
+  if (inRequest && diff.action === 'add' && keyword === 'format' && formatHoldsRange(working, diff.path.slice(0, -1)))
+    return 'non-breaking';
   // The error codes are an open set (the Error schema says so): a client handles a code it does
   // not know by the answer's status, so a new code for a new situation breaks no client.
   if (keyword === 'enum' && diff.action === 'add' && hasErrorCodes(working, diff.path.slice(0, -2)))
@@ -203,6 +209,59 @@ export function productClass(diff: Diff, base: OpenApiDocument, working: OpenApi
       // What api-smart-diff cannot judge (a `const` changed, say): a break inside an operation, to be safe.
       return path[0] === 'paths' ? 'breaking' : 'documentation';
   }
+}
+
+/**
+ * A pattern written another way (say, without Unicode property classes, for generators that do not
+ * read them) changes nothing for clients when both accept the same strings. Checked on every code
+ * point alone, twice, and before and after a letter: what the contract's patterns decide.
+ */
+function acceptTheSameStrings(before: unknown, after: unknown): boolean {
+  if (typeof before !== 'string' || typeof after !== 'string') return false;
+  const key = `${before}\n${after}`;
+  let same = samePatterns.get(key);
+  if (same === undefined) {
+    same = true;
+    const [old, current] = [new RegExp(before, 'u'), new RegExp(after, 'u')];
+    for (let codePoint = 0; same && codePoint <= 0x10ffff; codePoint++) {
+      const character = String.fromCodePoint(codePoint);
+      for (const text of [character, character + character, `a${character}`, `${character}a`])
+        if (old.test(text) !== current.test(text)) same = false;
+    }
+    samePatterns.set(key, same);
+  }
+  return same;
+}
+/** A pattern shows once per operation that uses it: the comparison runs once per pair. */
+const samePatterns = new Map<string, boolean>();
+
+const RESPONSE_LIMIT_KEYWORDS = new Set([
+  'format',
+  'maximum',
+  'minimum',
+  'maxLength',
+  'minLength',
+  'maxItems',
+  'minItems',
+]);
+const INTEGER_FORMATS: Record<string, [number, number]> = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+function formatHoldsRange(document: OpenApiDocument, schemaPath: Diff['path']): boolean {
+  const schema = nodeAlong(document, schemaPath as PathSegment[]) as
+    | { type?: unknown; format?: string; minimum?: number; maximum?: number }
+    | undefined;
+  const range = schema?.format === undefined ? undefined : INTEGER_FORMATS[schema.format];
+  return (
+    range !== undefined &&
+    schema?.type === 'integer' &&
+    typeof schema.minimum === 'number' &&
+    typeof schema.maximum === 'number' &&
+    schema.minimum >= range[0] &&
+    schema.maximum <= range[1]
+  );
 }
 
 /** The last segment of a path that is a keyword, not an array index. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedLimits, loadContract, rateLimitRules } from '../../contract/index.ts';
 import { type RunningMock, startMock } from '../../mock/index.ts';
 import { MOCK_PLAN } from '../../mock/static-mock-app.ts';
+import { responses } from '../spec/contract.ts';
 import { AUTHORIZED, examplePets, exampleValue, expectContractError, headerExample } from './support.ts';
 
 /** The windows the mock's rate-limit headers count down. */
@@ -94,8 +95,24 @@ describe('startMock with the contract examples', { timeout: 30_000 }, () => {
 
       const { message } = await expectContractError(response, 400, 'validation_failed');
       expect(message).toContain('418');
-      expect(message).toContain('200, 400, 401, 404, 410, 429, 503');
+      expect(message).toContain(
+        responses('getPet')
+          .map(([status]) => status)
+          .join(', '),
+      );
     });
+  });
+
+  describe('the probes', () => {
+    it.each(['/healthz', '/v1/healthz', '/readyz', '/v1/readyz'])(
+      'answers %s without a key (under /v1 too, for tools that take one base URL)',
+      async (path) => {
+        const response = await fetch(mock.url + path);
+
+        expect(response.status).toBe(200);
+        expect(response.headers.get('X-RateLimit-Limit')).toBeNull();
+      },
+    );
   });
 
   describe('authentication', () => {

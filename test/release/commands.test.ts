@@ -31,6 +31,12 @@ beforeAll(async () => {
   await cp(path.join(repoRoot, 'releases'), workspace.path('releases'), { recursive: true });
   await cp(path.join(repoRoot, 'CHANGELOG.md'), workspace.path('CHANGELOG.md'));
   await cp(path.join(repoRoot, 'client', 'package.json'), workspace.locations.clientManifest);
+  // The copy starts where `npm run release` leaves a repository, its contract the latest release,
+  // whatever unreleased changes (and next version) the working contract carries.
+  const root = await workspace.read('openapi/openapi.yaml');
+  await workspace.write('openapi/openapi.yaml', root.replace(/^ {2}version: .*$/m, `  version: ${LATEST}`));
+  await regenerate(workspace.locations);
+  await cp(path.join(workspace.locations.outDir, 'openapi.json'), workspace.path(`releases/${LATEST}/openapi.json`));
 }, 60_000);
 afterAll(() => workspace?.dispose());
 

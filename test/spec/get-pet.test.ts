@@ -37,12 +37,12 @@ describe('getPet', () => {
     expect(resolve(jsonContent(response('getPet', status)).schema ?? {})).toBe(componentSchema('Error'));
   });
 
-  it('declares exactly the responses 200, 400, 401, 404, 410, 429 and 503', () => {
+  it('declares exactly the responses 200, 400, 401, 404, 410, 429, 500 and 503', () => {
     expect(
       responses('getPet')
         .map(([status]) => status)
         .sort(),
-    ).toEqual(['200', '400', '401', '404', '410', '429', '503']);
+    ).toEqual(['200', '400', '401', '404', '410', '429', '500', '503']);
   });
 
   it('is flagged deprecated', () => {

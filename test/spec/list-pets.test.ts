@@ -54,12 +54,12 @@ describe('listPets', () => {
     expect(resolve(jsonContent(response('listPets', '401')).schema ?? {})).toBe(componentSchema('Error'));
   });
 
-  it('declares exactly the responses 200, 400, 401, 429 and 503', () => {
+  it('declares exactly the responses 200, 400, 401, 429, 500 and 503', () => {
     expect(
       responses('listPets')
         .map(([status]) => status)
         .sort(),
-    ).toEqual(['200', '400', '401', '429', '503']);
+    ).toEqual(['200', '400', '401', '429', '500', '503']);
   });
 });
 

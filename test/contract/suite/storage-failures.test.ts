@@ -22,3 +22,13 @@ describe('when the storage fails', () => {
     );
   }
 });
+
+describe('when the service fails unexpectedly', () => {
+  for (const operationId of protectedOperationIds) {
+    responseCase(operationId, 500, 'internal_error that discloses nothing of the failure', async (call) => {
+      const response = await call(exampleRequest(operationId), target.internalFailure);
+      expect(errorCode(response)).toBe('internal_error');
+      expect(JSON.stringify(response.body)).not.toMatch(/TypeError|Cannot read/);
+    });
+  }
+});

@@ -18,8 +18,11 @@ export interface RealServer {
 export interface RealServerOptions {
   clock?: Clock;
   freePlanKeys?: number;
-  /** Every read and write of pets fails as SQLite fails on a full or locked disk; keys still work. */
-  failingStorage?: boolean;
+  /**
+   * Every read and write of the collections fails: as SQLite fails on a full or locked disk
+   * (`unavailable`), or with an error nobody expected (`unexpected`, a bug); keys still work.
+   */
+  failingStorage?: 'unavailable' | 'unexpected';
 }
 
 /**
@@ -29,7 +32,7 @@ export interface RealServerOptions {
 export async function startRealServer({
   clock = systemClock,
   freePlanKeys = 0,
-  failingStorage = false,
+  failingStorage,
 }: RealServerOptions = {}): Promise<RealServer> {
   const service = openService({
     databasePath: ':memory:',
@@ -39,7 +42,9 @@ export async function startRealServer({
   });
   if (failingStorage) {
     const fail = async (): Promise<never> => {
-      throw new StorageUnavailableError('the disk is full (SQLITE_FULL)');
+      throw failingStorage === 'unavailable'
+        ? new StorageUnavailableError('the disk is full (SQLITE_FULL)')
+        : new TypeError("Cannot read properties of undefined (reading 'id')");
     };
     // The app holds this very store, so the service keeps its production wiring.
     for (const collection of collectionsOf(loadContract()))

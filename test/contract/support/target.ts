@@ -34,6 +34,8 @@ export interface Target extends Endpoint {
   afterSunset: Endpoint;
   /** The same API with its pet storage failing (a full or locked disk); on the mock, the mock itself. */
   storageDown: Endpoint;
+  /** The same API with its storage failing in a way nobody expected (a bug); on the mock, the mock itself. */
+  internalFailure: Endpoint;
 }
 
 declare module 'vitest' {

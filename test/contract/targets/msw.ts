@@ -49,6 +49,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     freePlanKeys: [`${MOCK_KEY}1`, `${MOCK_KEY}2`],
     afterSunset: endpoint,
     storageDown: endpoint,
+    internalFailure: endpoint,
     capabilities: { enforcesRateLimits: false, stateful: true, preferHeader: true, validatedByProxy: false },
   });
   return close;

@@ -4,11 +4,11 @@ import { startRealServers } from './real-servers.ts';
 
 /**
  * The `proxy` target: the real service behind `prism proxy --errors`, so that Prism validates
- * every answer against the contract; the sunset and storage-down servers get proxies of their own.
+ * every answer against the contract; the sunset and failing-storage servers get proxies of their own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const servers = await startRealServers();
-  const upstreams = [servers.main, servers.afterSunset, servers.storageDown];
+  const upstreams = [servers.main, servers.afterSunset, servers.storageDown, servers.internalFailure];
   const proxies = await Promise.allSettled(
     upstreams.map((server) => startValidatingProxy({ upstream: server.origin })),
   );
@@ -21,7 +21,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await close();
     throw failed.reason;
   }
-  const [main, afterSunset, storageDown] = proxies.map(
+  const [main, afterSunset, storageDown, internalFailure] = proxies.map(
     (proxy) => (proxy as PromiseFulfilledResult<{ url: string }>).value.url,
   );
   project.provide('target', {
@@ -31,6 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     freePlanKeys: servers.main.freePlanKeys,
     afterSunset: { baseUrl: `${afterSunset}/v1`, apiKey: servers.afterSunset.apiKey },
     storageDown: { baseUrl: `${storageDown}/v1`, apiKey: servers.storageDown.apiKey },
+    internalFailure: { baseUrl: `${internalFailure}/v1`, apiKey: servers.internalFailure.apiKey },
     capabilities: { enforcesRateLimits: true, stateful: true, preferHeader: false, validatedByProxy: true },
   });
   return close;

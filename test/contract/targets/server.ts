@@ -11,6 +11,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     freePlanKeys: servers.main.freePlanKeys,
     afterSunset: { baseUrl: `${servers.afterSunset.origin}/v1`, apiKey: servers.afterSunset.apiKey },
     storageDown: { baseUrl: `${servers.storageDown.origin}/v1`, apiKey: servers.storageDown.apiKey },
+    internalFailure: { baseUrl: `${servers.internalFailure.origin}/v1`, apiKey: servers.internalFailure.apiKey },
     capabilities: { enforcesRateLimits: true, stateful: true, preferHeader: false, validatedByProxy: false },
   });
   return servers.close;

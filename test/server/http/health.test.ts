@@ -18,8 +18,19 @@ describe('GET /healthz', () => {
     for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toBeNull();
   });
 
-  it('is not served under the versioned base path', async () => {
-    expect((await app.request('/v1/healthz')).status).toBe(404);
+  it('answers under the versioned base path too, for tools that take one base URL, without a key', async () => {
+    const response = await app.app.request('/v1/healthz');
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'alive' });
+    for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).toBeNull();
+  });
+
+  it('answers another method under the versioned base path with 405 before asking for a key', async () => {
+    const response = await app.app.request('/v1/healthz', { method: 'DELETE' });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('Allow')).toBe('GET, HEAD');
   });
 
   it('answers another method with 405 and Allow before asking for a key', async () => {
@@ -34,6 +45,13 @@ describe('GET /healthz', () => {
 describe('GET /readyz', () => {
   it('answers 200 ready while the storage answers', async () => {
     const response = await app.app.request('/readyz');
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ready', checks: { storage: 'ok', limiter: 'ok' } });
+  });
+
+  it('answers under the versioned base path too, without a key', async () => {
+    const response = await app.app.request('/v1/readyz');
 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ready', checks: { storage: 'ok', limiter: 'ok' } });

@@ -1,0 +1,79 @@
+// Tools that build a contract-test collection from the contract and run it with one base URL:
+// the Portman collection built from generated/openapi.json, run by newman against the server,
+// probes included (asked under /v1, as a one-base-URL tool asks for them).
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../contract/index.ts';
+import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const run = promisify(execFile);
+
+interface NewmanReport {
+  run: {
+    stats: { assertions: { total: number; failed: number } };
+    failures: Array<{ error: { message: string }; source: { name: string } }>;
+    executions: Array<{ request: { method: string; url: { path: string[] } }; response: { code: number } }>;
+  };
+}
+
+let server: RealServer;
+let workDir: string;
+
+beforeAll(async () => {
+  server = await startRealServer();
+  workDir = await mkdtemp(join(tmpdir(), 'portman-'));
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe('the Portman collection of the contract, run by newman', { timeout: 120_000 }, () => {
+  it('passes every assertion against the server, each operation and probe answered', async () => {
+    const collection = join(workDir, 'collection.json');
+    const report = join(workDir, 'newman.json');
+    await run(
+      bin('portman'),
+      [
+        '--local',
+        join(root, 'generated/openapi.json'),
+        '--output',
+        collection,
+        '--baseUrl',
+        `${server.origin}/v1`,
+        '--portmanConfigFile',
+        join(root, 'test/interop/portman-config.json'),
+      ],
+      { cwd: workDir },
+    ); // Portman keeps its working files under ./tmp.
+    await run(bin('newman'), [
+      'run',
+      collection,
+      '--env-var',
+      `bearerToken=${server.apiKey}`,
+      '--reporters',
+      'json',
+      '--reporter-json-export',
+      report,
+    ]).catch(() => undefined); // A failed assertion exits 1: the report says which.
+    const { run: outcome } = JSON.parse(await readFile(report, 'utf8')) as NewmanReport;
+
+    expect(outcome.failures.map(({ source, error }) => `${source.name}: ${error.message}`)).toEqual([]);
+    expect(outcome.stats.assertions.total).toBeGreaterThan(0);
+    const answered = outcome.executions.map(({ request, response }) => ({
+      request: `${request.method} /${request.url.path.join('/')}`,
+      success: response.code >= 200 && response.code < 300,
+    }));
+    const declared = loadContract().operations.map((operation) => operation.path);
+    for (const path of declared.filter((path) => !path.includes('{')))
+      expect(answered).toContainEqual({ request: expect.stringMatching(new RegExp(`/v1${path}$`)), success: true });
+  });
+});
