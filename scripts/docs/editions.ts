@@ -45,8 +45,8 @@ export function switcherHtml(all: readonly Edition[], current: string): string {
  * the width of its word.
  */
 export const PAGE_STYLE = `<style id="docs-extras">
-#docs-versions{position:fixed;top:8px;right:16px;z-index:1000;display:flex;gap:12px;align-items:center;
-padding:6px 10px;background:#fff;border:1px solid #ccc;border-radius:4px;font:14px sans-serif}
+#docs-versions{position:relative;z-index:1000;display:flex;justify-content:flex-end;gap:12px;align-items:center;
+padding:6px 16px;background:#fff;border-bottom:1px solid #ccc;font:14px sans-serif}
 #docs-versions select{font:inherit}
 table.md td code,table.md th code{white-space:nowrap;word-break:keep-all;overflow-wrap:normal}
 [data-testid="menu-item-label"] [data-component-name="Tag/Tag"]{max-width:none}

@@ -8,6 +8,9 @@
 //    navigation: the page leaves it out.
 //  - Redoc does not read `x-stability`: an experimental or beta operation gets the `x-badges`
 //    Redoc shows beside its title and its entry in the navigation.
+//  - Redoc's search index joins the lines of a description with nothing between them ("when
+//    omitted" read "whenomitted"): the page's descriptions keep each paragraph on one line, which
+//    Markdown renders the same.
 import { type JsonObject, operationObjects, type ServerObject } from '../../contract/document.ts';
 import { withOperationIds } from './operation-ids.ts';
 
@@ -33,7 +36,46 @@ export function forThePage<T extends object>(document: T): T {
     operationObjects(copy).flatMap(({ definition }) => (definition.tags as string[] | undefined) ?? []),
   );
   if (copy.tags) copy.tags = copy.tags.filter((tag) => used.has(tag.name));
+  joinDescriptionLines(copy);
   return copy;
+}
+
+function joinDescriptionLines(node: unknown): void {
+  if (Array.isArray(node)) for (const item of node) joinDescriptionLines(item);
+  else if (typeof node === 'object' && node !== null) {
+    const object = node as JsonObject;
+    for (const [key, value] of Object.entries(object)) {
+      if (key === 'description' && typeof value === 'string') object[key] = withoutSoftBreaks(value);
+      else joinDescriptionLines(value);
+    }
+  }
+}
+
+/** A line that starts a Markdown block of its own (a list item, heading, quote, table row, fence, rule, HTML). */
+const STARTS_BLOCK = /^\s*(?:[-*+]\s|\d+[.)]\s|#|>|\||```|~~~|<|(?:=+|-+|\*+)\s*$)/;
+/** A line after which the next one never continues a paragraph: a heading, table row, fence, or hard break. */
+const ENDS_BLOCK = /^\s*(?:#|\||```|~~~|<)|\s{2}$|\\$/;
+
+/** The Markdown with each soft line break (a line that continues the paragraph before it) made a space. */
+export function withoutSoftBreaks(markdown: string): string {
+  const lines: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    const previous = lines.at(-1);
+    const fence = /^\s*(?:```|~~~)/.test(line);
+    const continues =
+      !fenced &&
+      !fence &&
+      previous !== undefined &&
+      previous.trim() !== '' &&
+      line.trim() !== '' &&
+      !STARTS_BLOCK.test(line) &&
+      !ENDS_BLOCK.test(previous);
+    if (continues) lines[lines.length - 1] = `${previous} ${line.trim()}`;
+    else lines.push(line);
+    if (fence) fenced = !fenced;
+  }
+  return lines.join('\n');
 }
 
 function readableServer(server: ServerObject & { description?: string }): ServerObject {

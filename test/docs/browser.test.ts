@@ -30,6 +30,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const locations = contractLocations(repoRoot);
 const docs = docsLocations(locations);
 const pageUrl = pathToFileURL(docs.page).href;
+/** Where the screenshots go: dist/docs/ holds only what is published. */
+const SCREENSHOTS = path.join(repoRoot, 'dist', 'screenshots', 'docs');
 
 type OperationView = (typeof operationViews)[number];
 
@@ -146,12 +148,12 @@ describe.skipIf(!withChromium)(
       if (ensured.outcome === 'failed') throw new Error(ensured.problem);
     }, 120_000);
 
-    it('opens with no request leaving the page, and renders the overview (saved as dist/docs/screenshot.png)', async ({
+    it('opens with no request leaving the page, and renders the overview (saved as dist/screenshots/docs/overview.png)', async ({
       page,
     }) => {
       await page.waitForLoadState('networkidle');
 
-      await page.screenshot({ path: path.join(docs.dir, 'screenshot.png'), fullPage: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'overview.png'), fullPage: true });
       for (const section of ['Authentication', 'Rate limits', 'Errors']) {
         await expect
           .poll(() => page.getByRole('heading', { name: section }).isVisible(), { message: section })
@@ -272,7 +274,7 @@ describe.skipIf(!withChromium)(
         await expect
           .poll(() => visible(section.getByText(view.operationId, { exact: true })), { message: 'operation id' })
           .toBe(true);
-        await section.screenshot({ path: path.join(docs.dir, `screenshot-${view.operationId}.png`) });
+        await section.screenshot({ path: path.join(SCREENSHOTS, `operation-${view.operationId}.png`) });
       },
     );
 
@@ -325,11 +327,43 @@ describe.skipIf(!withChromium)(
 
       await expect.poll(() => visible(page.getByRole('heading', { name: createPet.summary }))).toBe(true);
     });
+
+    it('shows search snippets with the spaces of the description between its lines', async ({ page, expect }) => {
+      // Words of the contract's descriptions that end a line: Redoc's index once joined them to the next line's.
+      const lineEnds = [...JSON.stringify(stringLeaves(contract)).matchAll(/([A-Za-z]{4,})\\n[A-Za-z]/g)]
+        .map((match) => defined(match[1], 'a word'))
+        .slice(0, 3);
+      expect(lineEnds, 'words that end a line of a description').toHaveLength(3);
+      const vocabulary = new Set(wordsOf(JSON.stringify(contract).replaceAll('\\n', ' ')));
+      await page
+        .getByText(/^Search\b/)
+        .filter({ visible: true })
+        .first()
+        .click();
+      for (const word of lineEnds) {
+        await page.getByPlaceholder('Search docs...').fill(word);
+        const results = page.getByTestId('search-dialog').getByRole('link').filter({ visible: true });
+        await results.first().waitFor();
+
+        // A snippet is cut with an ellipsis; the cut words are no words of the contract.
+        const snippets = (await results.allInnerTexts()).join('\n').replace(/\S*(?:\.\.\.|…)\S*/g, ' ');
+        const unknown = wordsOf(snippets).filter((token) => !vocabulary.has(token));
+        expect(unknown, `words of the snippets for "${word}" the contract does not have`).toEqual([]);
+      }
+    });
   },
 );
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The words of a text, lower-cased, with no punctuation. */
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function stringLeaves(value: unknown): string[] {
