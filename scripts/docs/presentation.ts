@@ -8,10 +8,13 @@
 //    navigation: the page leaves it out.
 //  - Redoc does not read `x-stability`: an experimental or beta operation gets the `x-badges`
 //    Redoc shows beside its title and its entry in the navigation.
+//  - Every operation carries its code samples (`curl`, `@animal-store/client`) in `x-codeSamples`,
+//    written from the contract (code-samples.ts).
 //  - Redoc's search index joins the lines of a description with nothing between them ("when
 //    omitted" read "whenomitted"): the page's descriptions keep each paragraph on one line, which
 //    Markdown renders the same.
 import { type JsonObject, operationObjects, type ServerObject } from '../../contract/document.ts';
+import { codeSamples } from './code-samples.ts';
 import { withOperationIds } from './operation-ids.ts';
 
 /** The badge of each stability marker, in one of Redoc's named colours. */
@@ -32,6 +35,7 @@ export function forThePage<T extends object>(document: T): T {
   for (const pathItem of Object.values((copy as { paths?: Record<string, JsonObject> }).paths ?? {})) {
     if (Array.isArray(pathItem.servers)) pathItem.servers = (pathItem.servers as ServerObject[]).map(readableServer);
   }
+  for (const operation of operationObjects(copy)) operation.definition['x-codeSamples'] = codeSamples(copy, operation);
   const used = new Set(
     operationObjects(copy).flatMap(({ definition }) => (definition.tags as string[] | undefined) ?? []),
   );

@@ -6,7 +6,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParameterObject } from 'openapi-typescript';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { it as base, beforeAll, describe, expect } from 'vitest';
+import { operationObjects } from '../../contract/document.ts';
+import type { CodeSample } from '../../scripts/docs/code-samples.ts';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
+import { forThePage } from '../../scripts/docs/presentation.ts';
 import { docsLocations } from '../../scripts/docs/status.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
 import {
@@ -35,6 +38,13 @@ const SCREENSHOTS = path.join(repoRoot, 'dist', 'screenshots', 'docs');
 
 type OperationView = (typeof operationViews)[number];
 
+const pageCopy = new Map(
+  operationObjects(forThePage(structuredClone(contract))).map(({ definition }) => [
+    String(definition.operationId),
+    definition,
+  ]),
+);
+
 const operationViews = operations.map(({ operationId, operation }) => {
   const [, successResponse] = defined(responses(operationId)[0], `a response of ${operationId}`);
   const body = requestBody(operationId);
@@ -50,6 +60,13 @@ const operationViews = operations.map(({ operationId, operation }) => {
     statuses: responses(operationId).map(([status]) => status),
     headers: Object.keys(successResponse.headers ?? {}),
     /** The strings of the success response's first example, as its JSON sample shows them. */
+    /** The first line of its curl sample, as the page's copy of the contract carries it. */
+    curl: defined(
+      (pageCopy.get(operationId)?.['x-codeSamples'] as CodeSample[] | undefined)?.find(
+        (sample) => sample.label === 'curl',
+      ),
+      `the curl sample of ${operationId}`,
+    ).source.split('\n')[0] as string,
     exampleStrings: stringLeaves(
       defined(namedExamples(jsonContent(successResponse))[0], `an example of ${operationId}'s success`)[1].value,
     ).map((text) => JSON.stringify(text)),
@@ -258,7 +275,7 @@ describe.skipIf(!withChromium)(
     });
 
     it.for(operationViews)(
-      'shows $operationId ($summary) with its parameters, body, responses, headers and examples',
+      'shows $operationId ($summary) with its parameters, body, responses, headers, examples and curl sample',
       async (view, { operationPage, expect }) => {
         const page = await operationPage(view);
         const section = operationSection(page, view.summary);
@@ -274,6 +291,7 @@ describe.skipIf(!withChromium)(
         await expect
           .poll(() => visible(section.getByText(view.operationId, { exact: true })), { message: 'operation id' })
           .toBe(true);
+        await expect.poll(() => section.innerText(), { message: 'the curl sample' }).toContain(view.curl);
         await section.screenshot({ path: path.join(SCREENSHOTS, `operation-${view.operationId}.png`) });
       },
     );
