@@ -13,11 +13,12 @@ import { buildArtifacts, type ContractLocations, displayPath, findDrift, formatF
 import { changelogFile } from '../release/changelog.ts';
 import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { changelogPage } from './changelog-page.ts';
+import { consoleAssets, withConsole } from './console/assets.ts';
 import { CHANGELOG_PAGE, type Edition, editions, withSwitcher } from './editions.ts';
 import { forThePage } from './presentation.ts';
 import { renderCache } from './render-cache.ts';
 import { findRemoteResources, makeSelfContained } from './self-contained.ts';
-import { docsLocations } from './status.ts';
+import { docsLocations, SERVICE_WORKER } from './status.ts';
 
 export type DocsBuild = { ok: true } | { ok: false; problem: string };
 
@@ -120,6 +121,10 @@ export async function buildDocs(
         ].join('\n'),
       };
     }
+    // The console of the draft's page, whose mock answers as the draft does. It joins the page after
+    // the check: its one request is the one the reader sends, and the contract reader it carries
+    // parses server URLs against a placeholder origin the check would take for a resource.
+    const tryIt = await consoleAssets(draft);
     // The draft's page goes last: until it is replaced, dist/docs/ reads as stale (see status.ts).
     await mkdir(docs.dir, { recursive: true });
     for (const { dir, content, edition } of releasePages) {
@@ -132,7 +137,8 @@ export async function buildDocs(
     }
     await writeAtomically(path.join(docs.dir, CHANGELOG_PAGE), changelog);
     for (const bundle of bundles) await writeAtomically(bundle.copy, bundle.content);
-    const draftPage = pages.at(-1)?.html as string;
+    await writeAtomically(path.join(docs.dir, SERVICE_WORKER), tryIt.worker);
+    const draftPage = withConsole(pages.at(-1)?.html as string, tryIt);
     await writeAtomically(docs.page, draftPage);
     const size = `${Math.round(Buffer.byteLength(draftPage) / 1024)} KiB`;
     const copies = bundles.map((bundle) => bundle.name).join(', ');
@@ -140,7 +146,7 @@ export async function buildDocs(
       stepLine(
         'write',
         started,
-        `${displayPath(locations, docs.page)} (${size}), ${releases.length} release page(s) and ${CHANGELOG_PAGE} fetch nothing from the network; copied ${copies}`,
+        `${displayPath(locations, docs.page)} (${size}), ${releases.length} release page(s) and ${CHANGELOG_PAGE} fetch nothing from the network; copied ${copies}; the console's ${SERVICE_WORKER}`,
       ),
     );
     return { ok: true };

@@ -15,13 +15,16 @@ export interface CodeSample {
 export const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';
 export const CLIENT_PACKAGE = '@animal-store/client';
 
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
+interface ParameterExamples {
   example?: unknown;
   examples?: Record<string, unknown>;
   schema?: JsonObject;
+}
+
+interface Parameter extends ParameterExamples {
+  name: string;
+  in: string;
+  required?: boolean;
 }
 
 export function codeSamples(document: object, operation: OperationObject): CodeSample[] {
@@ -36,7 +39,14 @@ export function codeSamples(document: object, operation: OperationObject): CodeS
   const parameters = [...operation.pathParameters, ...((definition.parameters as unknown[] | undefined) ?? [])]
     .map((node) => resolveRef<Parameter>(document, node))
     .filter((parameter) => parameter.required === true);
-  const valued = parameters.map((parameter) => ({ ...parameter, value: exampleOf(document, parameter, operation) }));
+  const valued = parameters.map((parameter) => {
+    const value = parameterExample(document, parameter);
+    if (value === undefined)
+      throw new Error(
+        `${operation.method} ${operation.path}: the required parameter ${parameter.name} has no example.`,
+      );
+    return { ...parameter, value };
+  });
   const security = (definition.security ?? (document as { security?: unknown[] }).security ?? []) as object[];
   const needsKey = security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0);
   const body = requestBodyExample(document, definition);
@@ -89,19 +99,19 @@ export function codeSamples(document: object, operation: OperationObject): CodeS
   ];
 }
 
-function exampleOf(document: object, parameter: Parameter, operation: OperationObject): unknown {
+/** The parameter's `example`, first named example or first schema example; undefined when it has none. */
+export function parameterExample(document: object, parameter: ParameterExamples): unknown {
   const [named] = Object.values(parameter.examples ?? {});
   const schema = parameter.schema && resolveRef<JsonObject>(document, parameter.schema);
-  const value =
+  return (
     parameter.example ??
     (named === undefined ? undefined : resolveRef<JsonObject>(document, named).value) ??
-    (Array.isArray(schema?.examples) ? schema.examples[0] : undefined);
-  if (value === undefined)
-    throw new Error(`${operation.method} ${operation.path}: the required parameter ${parameter.name} has no example.`);
-  return value;
+    (Array.isArray(schema?.examples) ? schema.examples[0] : undefined)
+  );
 }
 
-function requestBodyExample(document: object, definition: JsonObject): unknown {
+/** The first example of the operation's JSON request body; undefined when it takes none. */
+export function requestBodyExample(document: object, definition: JsonObject): unknown {
   if (definition.requestBody === undefined) return undefined;
   const body = resolveRef<{ content?: Record<string, JsonObject> }>(document, definition.requestBody);
   const json = body.content?.['application/json'];

@@ -346,6 +346,28 @@ describe.skipIf(!withChromium)(
       await expect.poll(() => visible(page.getByRole('heading', { name: createPet.summary }))).toBe(true);
     });
 
+    it("answers the console of listPets from the page's own mock when opened from a file", async ({ page, expect }) => {
+      const listPets = defined(
+        operationViews.find((view) => view.operationId === 'listPets'),
+        'the view of listPets',
+      );
+      await openOperation(page, listPets.tag, listPets.summary);
+      const form = page.locator('form.docs-console[data-operation="listPets"]');
+      await form.getByLabel('limit (query)').fill('2');
+      await form.getByRole('button', { name: /^Send GET / }).click();
+
+      await expect
+        .poll(() =>
+          form
+            .locator('.docs-console-status')
+            .innerText()
+            .catch(() => ''),
+        )
+        .toMatch(/^200\b/);
+      const names = await form.locator('.docs-console-headers dt').allInnerTexts();
+      for (const name of listPets.headers) expect(names, name).toContain(name.toLowerCase());
+    });
+
     it('shows search snippets with the spaces of the description between its lines', async ({ page, expect }) => {
       // Words of the contract's descriptions that end a line: Redoc's index once joined them to the next line's.
       const lineEnds = [...JSON.stringify(stringLeaves(contract)).matchAll(/([A-Za-z]{4,})\\n[A-Za-z]/g)]
