@@ -101,10 +101,12 @@ export async function buildDocs(
     );
 
     started = performance.now();
-    const pages = [...releasePages.map(({ edition }) => edition), all[0] as Edition].map((edition) => ({
-      edition,
-      html: withSwitcher(rendered.get(edition.name) as string, all, edition.page),
-    }));
+    // The console of the draft's page, whose mock answers as the draft does.
+    const tryIt = await consoleAssets(draft);
+    const pages = [...releasePages.map(({ edition }) => edition), all[0] as Edition].map((edition) => {
+      const page = withSwitcher(rendered.get(edition.name) as string, all, edition.page);
+      return { edition, html: edition === all[0] ? withConsole(page, tryIt) : page };
+    });
     const changelog = changelogPage(await readFile(changelogFile(locations), 'utf8').catch(() => '# Changelog\n'), all);
     const remote = [
       ...pages.flatMap(({ edition, html }) => findRemoteResources(html).map((item) => `${edition.page}: ${item}`)),
@@ -121,10 +123,6 @@ export async function buildDocs(
         ].join('\n'),
       };
     }
-    // The console of the draft's page, whose mock answers as the draft does. It joins the page after
-    // the check: its one request is the one the reader sends, and the contract reader it carries
-    // parses server URLs against a placeholder origin the check would take for a resource.
-    const tryIt = await consoleAssets(draft);
     // The draft's page goes last: until it is replaced, dist/docs/ reads as stale (see status.ts).
     await mkdir(docs.dir, { recursive: true });
     for (const { dir, content, edition } of releasePages) {
@@ -138,7 +136,7 @@ export async function buildDocs(
     await writeAtomically(path.join(docs.dir, CHANGELOG_PAGE), changelog);
     for (const bundle of bundles) await writeAtomically(bundle.copy, bundle.content);
     await writeAtomically(path.join(docs.dir, SERVICE_WORKER), tryIt.worker);
-    const draftPage = withConsole(pages.at(-1)?.html as string, tryIt);
+    const draftPage = pages.at(-1)?.html as string;
     await writeAtomically(docs.page, draftPage);
     const size = `${Math.round(Buffer.byteLength(draftPage) / 1024)} KiB`;
     const copies = bundles.map((bundle) => bundle.name).join(', ');

@@ -1,7 +1,8 @@
 // The docs' "Try it" console in headless Chromium: the built dist/docs/ served as a static host
 // would serve it, the browser offline once the page has loaded, requests sent from two operation
 // pages and answered by the page's own mock (the client package's MSW handlers behind the docs'
-// service worker).
+// service worker); then the docs as the server serves them at /docs/, sending to that server with
+// a reader's key, which stays in the tab's session only.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import { examplePets, RATE_LIMIT_HEADERS } from '../mock/support.ts';
 import { jsonContent, namedExamples, requestBody } from '../spec/contract.ts';
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
 import { defined } from '../support/defined.ts';
+import { type ListeningApp, startListeningApp } from '../support/listening-app.ts';
 
 const withChromium = chromiumInstalled('test/docs/console.test.ts');
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -148,3 +150,64 @@ describe.skipIf(!withChromium)(
     });
   },
 );
+
+describe.skipIf(!withChromium)('Try it console of the docs, against a server with a key', { timeout: 90_000 }, () => {
+  let server: ListeningApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  /** Every address the pages requested. */
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    const ensured = await ensureDocs(locations);
+    if (ensured.outcome === 'failed') throw new Error(ensured.problem);
+    server = await startListeningApp();
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // Only the server: anything else is cut.
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(`${server.origin}/`) ? route.continue() : route.abort('blockedbyclient'),
+    );
+    context.on('request', (request) => requested.push(request.url()));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('sends GET /pets to the server the reader names, with their key, and forgets the key when the tab closes', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/docs/`);
+    const form = await openConsole(page, 'listPets');
+    await form.getByLabel('Send to').selectOption('server');
+    await form.getByLabel('Server').fill(`${server.origin}${contract.basePath}`);
+    await form.getByLabel('API key').fill(server.apiKey);
+    await form.getByLabel('limit (query)').fill('2');
+    await form.getByRole('button', { name: /^Send GET / }).click();
+
+    const answer = await answerOf(form);
+    expect(answer.status).toMatch(/^200\b/);
+    expect(Array.isArray(answer.body)).toBe(true);
+    for (const name of RATE_LIMIT_HEADERS) expect(answer.headers.get(name.toLowerCase()), name).toBeTruthy();
+    const logged = server.logged().filter((line) => String(line.path ?? line.url ?? '').includes('/pets'));
+    expect(logged.length, 'requests the server logged for /pets').toBeGreaterThan(0);
+
+    // Kept for the tab's session: a reload keeps it, and it is in no URL and no lasting storage.
+    await page.reload();
+    const reloaded = await openConsole(page, 'listPets');
+    expect(await reloaded.getByLabel('API key').inputValue()).toBe(server.apiKey);
+    expect(requested.filter((url) => url.includes(server.apiKey))).toEqual([]);
+    expect(await page.evaluate('JSON.stringify(localStorage)')).not.toContain(server.apiKey);
+    expect(JSON.stringify(await context.cookies())).not.toContain(server.apiKey);
+    await page.close();
+
+    const next = await context.newPage();
+    await next.goto(`${server.origin}/docs/`);
+    const fresh = await openConsole(next, 'listPets');
+    expect(await next.evaluate('JSON.stringify(sessionStorage)')).not.toContain(server.apiKey);
+    await fresh.getByLabel('Send to').selectOption('server');
+    expect(await fresh.getByLabel('API key').inputValue()).toBe('');
+    await next.close();
+  });
+});

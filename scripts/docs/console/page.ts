@@ -93,8 +93,17 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return created;
 }
 
-function labelled(text: string, control: HTMLElement): HTMLLabelElement {
-  return element('label', {}, element('span', {}, text), control);
+let controls = 0;
+/** A control under its label, tied by id: a label around a select would name it with its options too. */
+function labelled(text: string, control: HTMLElement): HTMLDivElement {
+  controls += 1;
+  control.id = `docs-console-control-${controls}`;
+  return element(
+    'div',
+    { className: 'docs-console-field' },
+    element('label', { htmlFor: control.id, textContent: text }),
+    control,
+  );
 }
 
 function consoleFor(operation: ConsoleOperation): HTMLElement {
