@@ -24,6 +24,8 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 const locations = contractLocations(REPO_ROOT);
 const docs = docsLocations(locations);
 const contract = loadContract();
+/** Where the screenshots go: dist/docs/ holds only what is published. */
+const SCREENSHOTS = path.join(REPO_ROOT, 'dist', 'screenshots', 'docs');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -209,5 +211,92 @@ describe.skipIf(!withChromium)('Try it console of the docs, against a server wit
     await fresh.getByLabel('Send to').selectOption('server');
     expect(await fresh.getByLabel('API key').inputValue()).toBe('');
     await next.close();
+  });
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+type Control = Box & { name: string };
+
+/**
+ * The visible controls of the page (links, buttons, fields) and its headings (Redoc's panel headers
+ * among them) outside `within`, and the box of `within`.
+ */
+async function controlsBeside(page: Page, within: string): Promise<{ box: Box; others: Control[] }> {
+  return page.evaluate(`(() => {
+    const container = document.querySelector(${JSON.stringify(within)});
+    const rect = (element) => { const r = element.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+    const others = [...document.querySelectorAll('a, button, input, select, textarea, [role="button"], [role="link"], [role="tab"], h1, h2, h3, [data-component-name="Panel/PanelHeader"]')]
+      .filter((element) => !container.contains(element) && element.checkVisibility() && element.getBoundingClientRect().width > 0)
+      .map((element) => ({ ...rect(element), name: (element.getAttribute('aria-label') || element.textContent || element.tagName).trim().slice(0, 40) }));
+    return { box: rect(container), others };
+  })()`);
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+describe.skipIf(!withChromium)('layout of the docs page, with the console', { timeout: 90_000 }, () => {
+  let site: Server;
+  let origin: string;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    const ensured = await ensureDocs(locations);
+    if (ensured.outcome === 'failed') throw new Error(ensured.problem);
+    site = staticHost(docs.dir);
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('blockedbyclient'),
+    );
+    page = await context.newPage();
+    await page.goto(`${origin}/index.html`);
+    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => site?.close(resolve));
+  });
+
+  it('places the version switcher where it overlaps no other control or heading, on the overview and on an operation (screenshots saved)', async () => {
+    await page
+      .getByRole('heading', { name: new RegExp(`^${contract.document.info.title}`) })
+      .first()
+      .waitFor();
+    const overview = await controlsBeside(page, '#docs-versions');
+    expect(overview.others.length, 'controls on the page').toBeGreaterThan(5);
+    expect(overview.others.filter((control) => overlaps(control, overview.box))).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'main-page.png') });
+
+    const form = await openConsole(page, 'listPets');
+    await page.evaluate('window.scrollTo(0, 0)');
+    const operation = await controlsBeside(page, '#docs-versions');
+    expect(operation.others.filter((control) => overlaps(control, operation.box))).toEqual([]);
+    await form.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'operation-with-console.png') });
+  });
+
+  it("places the console where it overlaps none of the page's controls, and its answer below it (screenshot saved)", async () => {
+    const form = await openConsole(page, 'createPet');
+    await form.scrollIntoViewIfNeeded();
+    const selector = 'form.docs-console[data-operation="createPet"]';
+    const before = await controlsBeside(page, selector);
+    expect(before.box.width).toBeGreaterThan(200);
+    expect(before.others.filter((control) => overlaps(control, before.box))).toEqual([]);
+
+    await form.getByRole('button', { name: /^Send POST / }).click();
+    await answerOf(form);
+    const after = await controlsBeside(page, selector);
+    expect(after.others.filter((control) => overlaps(control, after.box))).toEqual([]);
+    const answer = defined(await form.locator('output').boundingBox(), 'the box of the answer');
+    const button = defined(await form.getByRole('button', { name: /^Send / }).boundingBox(), 'the box of the button');
+    expect(answer.y).toBeGreaterThanOrEqual(button.y + button.height);
+    await form.locator('output').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'console-answer.png') });
   });
 });

@@ -65,7 +65,7 @@ font:14px sans-serif;display:flex;flex-direction:column;gap:8px;max-width:402px;
 .docs-console-field{display:flex;flex-direction:column;gap:2px}
 .docs-console input,.docs-console select,.docs-console textarea{font:inherit;padding:4px}
 .docs-console textarea{font-family:monospace}
-.docs-console button{font:inherit;padding:6px;cursor:pointer}
+.docs-console button{font:inherit;padding:6px;cursor:pointer;background:#2f5fd0;color:#fff;border:0;border-radius:4px}
 .docs-console [hidden]{display:none}
 .docs-console-answer pre{white-space:pre-wrap;word-break:break-all;max-height:240px;overflow:auto;margin:0}
 .docs-console-headers{display:grid;grid-template-columns:auto 1fr;gap:0 8px;margin:0;font-size:12px}

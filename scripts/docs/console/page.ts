@@ -212,24 +212,26 @@ function consoleFor(operation: ConsoleOperation): HTMLElement {
   return form;
 }
 
+/** One console per operation, kept while Redoc mounts its section again: what the reader typed stays. */
+const consoles = new Map<string, HTMLElement>();
+
 /** Puts a console beside each operation Redoc has rendered, under its code samples. */
 function attach(): void {
   for (const operation of data.operations) {
     const section = document.querySelector(`[data-section-id="${operation.sectionId}"]`);
     if (section === null || section.querySelector('.docs-console') !== null) continue;
+    let form = consoles.get(operation.operationId);
+    if (form === undefined) {
+      form = consoleFor(operation);
+      consoles.set(operation.operationId, form);
+    }
     // The request's row: the description on the left, the samples' column on the right.
     const column = section.children[1]?.children[1] ?? section;
-    column.append(consoleFor(operation));
+    column.append(form);
   }
 }
 
-let scheduled = false;
-new MutationObserver(() => {
-  if (scheduled) return;
-  scheduled = true;
-  requestAnimationFrame(() => {
-    scheduled = false;
-    attach();
-  });
-}).observe(document.body, { childList: true, subtree: true });
+// In the observer's callback itself, before the browser renders or runs another task: when Redoc
+// mounts a section again, its console is back before anyone sees it gone.
+new MutationObserver(attach).observe(document.body, { childList: true, subtree: true });
 attach();
