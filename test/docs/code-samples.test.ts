@@ -3,11 +3,12 @@
 // packed client installed from its tarball, then run with plain Node against the package's own
 // mock (its MSW handlers); every curl sample run against the mock of `npm run mock`.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildClient, CLIENT_DIR } from '../../client/build/build-client.ts';
 import { type JsonObject, operationObjects } from '../../contract/document.ts';
 import { type RunningStaticMock, startMock } from '../../mock/mock-server.ts';
 import { CLIENT_PACKAGE, type CodeSample } from '../../scripts/docs/code-samples.ts';
@@ -67,10 +68,17 @@ describe('code samples of every operation in the docs', { timeout: 120_000 }, ()
 
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(tmpdir(), 'animal-store-samples-'));
-    // The client's prepack builds it first.
-    const { stdout } = await run('npm', ['pack', './client', '--pack-destination', workDir, '--json'], {
-      cwd: REPO_ROOT,
-    });
+    // Packed from a build of its own: test/package/consumer.test.ts packs client/, whose prepack
+    // rewrites client/dist/ while this file may run.
+    const packageDir = path.join(workDir, 'package');
+    await mkdir(packageDir);
+    await copyFile(path.join(CLIENT_DIR, 'package.json'), path.join(packageDir, 'package.json'));
+    await buildClient(path.join(packageDir, 'dist'));
+    const { stdout } = await run(
+      'npm',
+      ['pack', packageDir, '--ignore-scripts', '--pack-destination', workDir, '--json'],
+      { cwd: workDir },
+    );
     const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
     if (!packed) throw new Error(`npm pack reported nothing: ${stdout}`);
     consumer = path.join(workDir, 'consumer');
