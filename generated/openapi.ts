@@ -422,7 +422,7 @@ export interface components {
         OrderStatusFilter: components["schemas"]["OrderStatus"];
         /**
          * @description Identifier of the order to return, written as a canonical positive decimal integer (`7`, not `07`, `+7` or `7.0`), at most 2^53-1. Anything else is a `400 validation_failed`.
-         * @example 2
+         * @example 7
          */
         OrderId: components["schemas"]["OrderId"];
     };
@@ -830,7 +830,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the order to return, written as a canonical positive decimal integer (`7`, not `07`, `+7` or `7.0`), at most 2^53-1. Anything else is a `400 validation_failed`.
-                 * @example 2
+                 * @example 7
                  */
                 orderId: components["parameters"]["OrderId"];
             };

@@ -2,8 +2,11 @@
 // `curl` command and a call with the typed client `@animal-store/client`, as Redoc shows them
 // from `x-codeSamples`. Each sends the operation's required parameters and its request body at
 // their first example, to the first server (at its variables' defaults), with the key the
-// operation's security asks for; `test/docs/code-samples.test.ts` compiles and runs them.
+// operation's security asks for; `test/docs/code-samples.test.ts` compiles and runs them. The
+// operation that fetches one item of a collection asks for the item its own success example
+// shows, which the mocks serve (a parameter's example may name an item no example shows).
 import { type JsonObject, type OperationObject, resolveRef, type ServerObject } from '../../contract/document.ts';
+import { Contract, collectionsOf, type OpenApiDocument } from '../../contract/index.ts';
 
 export interface CodeSample {
   lang: string;
@@ -27,7 +30,24 @@ interface Parameter extends ParameterExamples {
   required?: boolean;
 }
 
-export function codeSamples(document: object, operation: OperationObject): CodeSample[] {
+/** The id parameter of each operation that fetches one item, with the id of the item its success example shows. */
+export type DocumentedItems = ReadonlyMap<string, { parameter: string; id: unknown }>;
+
+export function documentedItems(document: OpenApiDocument): DocumentedItems {
+  const items = new Map<string, { parameter: string; id: unknown }>();
+  for (const collection of collectionsOf(new Contract(document))) {
+    const { fetch, idParameter } = collection;
+    if (fetch === undefined || idParameter === undefined) continue;
+    const success = Object.entries(fetch.responses).find(([status]) => status.startsWith('2'))?.[1];
+    const [example] = Object.values(success?.examples ?? {});
+    const id = (example as { id?: unknown } | undefined)?.id;
+    if (id !== undefined) items.set(fetch.operationId, { parameter: idParameter, id });
+  }
+  return items;
+}
+
+export function codeSamples(document: object, operation: OperationObject, items: DocumentedItems): CodeSample[] {
+  const item = items.get(String(operation.definition.operationId));
   const { definition } = operation;
   const servers = operation.pathServers ?? ((document as { servers?: ServerObject[] }).servers as ServerObject[]);
   const server = servers[0];
@@ -40,7 +60,7 @@ export function codeSamples(document: object, operation: OperationObject): CodeS
     .map((node) => resolveRef<Parameter>(document, node))
     .filter((parameter) => parameter.required === true);
   const valued = parameters.map((parameter) => {
-    const value = parameterExample(document, parameter);
+    const value = parameter.name === item?.parameter ? item.id : parameterExample(document, parameter);
     if (value === undefined)
       throw new Error(
         `${operation.method} ${operation.path}: the required parameter ${parameter.name} has no example.`,

@@ -14,7 +14,8 @@
 //    omitted" read "whenomitted"): the page's descriptions keep each paragraph on one line, which
 //    Markdown renders the same.
 import { type JsonObject, operationObjects, type ServerObject } from '../../contract/document.ts';
-import { codeSamples } from './code-samples.ts';
+import type { OpenApiDocument } from '../../contract/index.ts';
+import { codeSamples, documentedItems } from './code-samples.ts';
 import { withOperationIds } from './operation-ids.ts';
 
 /** The badge of each stability marker, in one of Redoc's named colours. */
@@ -35,7 +36,9 @@ export function forThePage<T extends object>(document: T): T {
   for (const pathItem of Object.values((copy as { paths?: Record<string, JsonObject> }).paths ?? {})) {
     if (Array.isArray(pathItem.servers)) pathItem.servers = (pathItem.servers as ServerObject[]).map(readableServer);
   }
-  for (const operation of operationObjects(copy)) operation.definition['x-codeSamples'] = codeSamples(copy, operation);
+  const items = documentedItems(copy as unknown as OpenApiDocument);
+  for (const operation of operationObjects(copy))
+    operation.definition['x-codeSamples'] = codeSamples(copy, operation, items);
   const used = new Set(
     operationObjects(copy).flatMap(({ definition }) => (definition.tags as string[] | undefined) ?? []),
   );

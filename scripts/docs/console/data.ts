@@ -3,7 +3,7 @@
 // examples, and where Redoc shows it.
 import { type JsonObject, resolveRef } from '../../../contract/document.ts';
 import { Contract, type OpenApiDocument } from '../../../contract/index.ts';
-import { parameterExample, requestBodyExample } from '../code-samples.ts';
+import { documentedItems, parameterExample, requestBodyExample } from '../code-samples.ts';
 
 export interface ConsoleParameter {
   name: string;
@@ -36,6 +36,7 @@ export interface ConsoleData {
 
 export function consoleData(document: OpenApiDocument): ConsoleData {
   const contract = new Contract(document);
+  const items = documentedItems(document);
   const [first] = document.servers ?? [];
   const server =
     first?.url.replace(
@@ -52,6 +53,7 @@ export function consoleData(document: OpenApiDocument): ConsoleData {
         ...((operation.definition.parameters as unknown[] | undefined) ?? []),
       ].map((node) => resolveRef<JsonObject>(document, node));
       const body = requestBodyExample(document, operation.definition);
+      const item = items.get(operation.operationId);
       return {
         operationId: operation.operationId,
         method: operation.method,
@@ -60,7 +62,12 @@ export function consoleData(document: OpenApiDocument): ConsoleData {
         needsKey: !operation.isPublic,
         parameters: operation.parameters.map((parameter) => {
           const found = declared.find((candidate) => candidate.name === parameter.name);
-          const example = found === undefined ? undefined : parameterExample(document, found);
+          const example =
+            parameter.name === item?.parameter
+              ? item.id
+              : found === undefined
+                ? undefined
+                : parameterExample(document, found);
           return {
             name: parameter.name,
             in: parameter.in,
