@@ -271,6 +271,10 @@ describe.skipIf(!withChromium)('layout of the docs page, with the console', { ti
     const overview = await controlsBeside(page, '#docs-versions');
     expect(overview.others.length, 'controls on the page').toBeGreaterThan(5);
     expect(overview.others.filter((control) => overlaps(control, overview.box))).toEqual([]);
+    // Below the bar, the navigation's column still fits the window: its last controls are not pushed out.
+    const navigation = (await controlsBeside(page, '#redoc main')).others;
+    expect(navigation.length, 'controls of the navigation').toBeGreaterThan(0);
+    expect(navigation.filter((control) => control.y + control.height > 900)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'main-page.png') });
 
     const form = await openConsole(page, 'listPets');
