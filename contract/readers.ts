@@ -5,6 +5,7 @@ export {
   type JsonObject,
   type JsonSchema,
   type OpenApiDocument,
+  type OperationObject,
   operationObjects,
   resolveRef,
   type ServerObject,

@@ -45,7 +45,7 @@ export async function buildClient(
 }
 
 /** `mock/scenarios.yaml`, parsed at build time: the browser mocks embed the file the servers read. */
-const yamlAsJson: esbuild.Plugin = {
+export const yamlAsJson: esbuild.Plugin = {
   name: 'yaml-as-json',
   setup(build) {
     build.onLoad({ filter: /\.ya?ml$/ }, async (args) => ({

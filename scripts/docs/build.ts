@@ -13,11 +13,12 @@ import { buildArtifacts, type ContractLocations, displayPath, findDrift, formatF
 import { changelogFile } from '../release/changelog.ts';
 import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { changelogPage } from './changelog-page.ts';
+import { consoleAssets, withConsole } from './console/assets.ts';
 import { CHANGELOG_PAGE, type Edition, editions, withSwitcher } from './editions.ts';
 import { forThePage } from './presentation.ts';
 import { renderCache } from './render-cache.ts';
 import { findRemoteResources, makeSelfContained } from './self-contained.ts';
-import { docsLocations } from './status.ts';
+import { docsLocations, SERVICE_WORKER } from './status.ts';
 
 export type DocsBuild = { ok: true } | { ok: false; problem: string };
 
@@ -100,10 +101,12 @@ export async function buildDocs(
     );
 
     started = performance.now();
-    const pages = [...releasePages.map(({ edition }) => edition), all[0] as Edition].map((edition) => ({
-      edition,
-      html: withSwitcher(rendered.get(edition.name) as string, all, edition.page),
-    }));
+    // The console of the draft's page, whose mock answers as the draft does.
+    const tryIt = await consoleAssets(draft);
+    const pages = [...releasePages.map(({ edition }) => edition), all[0] as Edition].map((edition) => {
+      const page = withSwitcher(rendered.get(edition.name) as string, all, edition.page);
+      return { edition, html: edition === all[0] ? withConsole(page, tryIt) : page };
+    });
     const changelog = changelogPage(await readFile(changelogFile(locations), 'utf8').catch(() => '# Changelog\n'), all);
     const remote = [
       ...pages.flatMap(({ edition, html }) => findRemoteResources(html).map((item) => `${edition.page}: ${item}`)),
@@ -132,6 +135,7 @@ export async function buildDocs(
     }
     await writeAtomically(path.join(docs.dir, CHANGELOG_PAGE), changelog);
     for (const bundle of bundles) await writeAtomically(bundle.copy, bundle.content);
+    await writeAtomically(path.join(docs.dir, SERVICE_WORKER), tryIt.worker);
     const draftPage = pages.at(-1)?.html as string;
     await writeAtomically(docs.page, draftPage);
     const size = `${Math.round(Buffer.byteLength(draftPage) / 1024)} KiB`;
@@ -140,7 +144,7 @@ export async function buildDocs(
       stepLine(
         'write',
         started,
-        `${displayPath(locations, docs.page)} (${size}), ${releases.length} release page(s) and ${CHANGELOG_PAGE} fetch nothing from the network; copied ${copies}`,
+        `${displayPath(locations, docs.page)} (${size}), ${releases.length} release page(s) and ${CHANGELOG_PAGE} fetch nothing from the network; copied ${copies}; the console's ${SERVICE_WORKER}`,
       ),
     );
     return { ok: true };

@@ -39,14 +39,18 @@ export function switcherHtml(all: readonly Edition[], current: string): string {
 }
 
 /**
- * Styles of the switcher, and of the Markdown tables of the descriptions: a code in a table cell
- * (an error code such as `unauthorized`) is one word, never broken across lines. Redoc caps a
+ * Styles of the switcher, a bar above Redoc's layout that scrolls away with the page, so it covers
+ * nothing; Redoc's navigation, a column as high as the window, gives up the bar's height so that
+ * its bottom row (theme and layout buttons) is not pushed out of the window. Styles of the
+ * Markdown tables of the descriptions: a code in a table cell (an error code such as
+ * `unauthorized`) is one word, never broken across lines. Redoc caps a
  * badge in the navigation at 90 pixels, which cuts "Experimental" to "Experimen…": there it takes
  * the width of its word.
  */
 export const PAGE_STYLE = `<style id="docs-extras">
-#docs-versions{position:fixed;top:8px;right:16px;z-index:1000;display:flex;gap:12px;align-items:center;
-padding:6px 10px;background:#fff;border:1px solid #ccc;border-radius:4px;font:14px sans-serif}
+#docs-versions{position:relative;z-index:1000;display:flex;justify-content:flex-end;gap:12px;align-items:center;
+box-sizing:border-box;height:34px;padding:0 16px;background:#fff;border-bottom:1px solid #ccc;font:14px sans-serif}
+.menu-content{height:calc(100vh - 34px)!important}
 #docs-versions select{font:inherit}
 table.md td code,table.md th code{white-space:nowrap;word-break:keep-all;overflow-wrap:normal}
 [data-testid="menu-item-label"] [data-component-name="Tag/Tag"]{max-width:none}

@@ -8,7 +8,15 @@
 //    navigation: the page leaves it out.
 //  - Redoc does not read `x-stability`: an experimental or beta operation gets the `x-badges`
 //    Redoc shows beside its title and its entry in the navigation.
+//  - Every operation carries its code samples (`curl`, `@animal-store/client`) in `x-codeSamples`,
+//    written from the contract (code-samples.ts).
+//  - Redoc's search index joins the lines of a description with nothing between them ("when
+//    omitted" read "whenomitted"): the page's descriptions keep each paragraph on one line, which
+//    Markdown renders the same.
+
+import type { OpenApiDocument } from '../../contract/index.ts';
 import { type JsonObject, operationObjects, type ServerObject } from '../../contract/readers.ts';
+import { codeSamples, documentedItems } from './code-samples.ts';
 import { withOperationIds } from './operation-ids.ts';
 
 /** The badge of each stability marker, in one of Redoc's named colours. */
@@ -29,11 +37,53 @@ export function forThePage<T extends object>(document: T): T {
   for (const pathItem of Object.values((copy as { paths?: Record<string, JsonObject> }).paths ?? {})) {
     if (Array.isArray(pathItem.servers)) pathItem.servers = (pathItem.servers as ServerObject[]).map(readableServer);
   }
+  const items = documentedItems(copy as unknown as OpenApiDocument);
+  for (const operation of operationObjects(copy))
+    operation.definition['x-codeSamples'] = codeSamples(copy, operation, items);
   const used = new Set(
     operationObjects(copy).flatMap(({ definition }) => (definition.tags as string[] | undefined) ?? []),
   );
   if (copy.tags) copy.tags = copy.tags.filter((tag) => used.has(tag.name));
+  joinDescriptionLines(copy);
   return copy;
+}
+
+function joinDescriptionLines(node: unknown): void {
+  if (Array.isArray(node)) for (const item of node) joinDescriptionLines(item);
+  else if (typeof node === 'object' && node !== null) {
+    const object = node as JsonObject;
+    for (const [key, value] of Object.entries(object)) {
+      if (key === 'description' && typeof value === 'string') object[key] = withoutSoftBreaks(value);
+      else joinDescriptionLines(value);
+    }
+  }
+}
+
+/** A line that starts a Markdown block of its own (a list item, heading, quote, table row, fence, rule, HTML). */
+const STARTS_BLOCK = /^\s*(?:[-*+]\s|\d+[.)]\s|#|>|\||```|~~~|<|(?:=+|-+|\*+)\s*$)/;
+/** A line after which the next one never continues a paragraph: a heading, table row, fence, or hard break. */
+const ENDS_BLOCK = /^\s*(?:#|\||```|~~~|<)|\s{2}$|\\$/;
+
+/** The Markdown with each soft line break (a line that continues the paragraph before it) made a space. */
+export function withoutSoftBreaks(markdown: string): string {
+  const lines: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    const previous = lines.at(-1);
+    const fence = /^\s*(?:```|~~~)/.test(line);
+    const continues =
+      !fenced &&
+      !fence &&
+      previous !== undefined &&
+      previous.trim() !== '' &&
+      line.trim() !== '' &&
+      !STARTS_BLOCK.test(line) &&
+      !ENDS_BLOCK.test(previous);
+    if (continues) lines[lines.length - 1] = `${previous} ${line.trim()}`;
+    else lines.push(line);
+    if (fence) fenced = !fenced;
+  }
+  return lines.join('\n');
 }
 
 function readableServer(server: ServerObject & { description?: string }): ServerObject {

@@ -18,6 +18,9 @@ export type DocsStatus = { state: 'current' } | { state: 'missing' | 'stale'; re
 
 const BUNDLE_NAMES = ['openapi.yaml', 'openapi.json'];
 
+/** MSW's service worker, next to the draft's page, where its console registers it (console/assets.ts). */
+export const SERVICE_WORKER = 'mockServiceWorker.js';
+
 export function docsLocations(locations: ContractLocations): DocsLocations {
   const dir = path.join(locations.root, 'dist', 'docs');
   return {
@@ -52,6 +55,8 @@ export async function docsStatus(locations: ContractLocations): Promise<DocsStat
     if (!copied?.equals(expected))
       return { state: 'stale', reason: `dist/docs/${bundle.name} differs from generated/${bundle.name}` };
   }
+  if (!(await stat(path.join(docs.dir, SERVICE_WORKER)).catch(() => undefined)))
+    return { state: 'stale', reason: `dist/docs/ lacks the console's ${SERVICE_WORKER}` };
   for (const release of await listReleases(locations)) {
     const [expected, copied] = await Promise.all([
       readFile(release.file),

@@ -6,7 +6,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParameterObject } from 'openapi-typescript';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { it as base, beforeAll, describe, expect } from 'vitest';
+import { operationObjects } from '../../contract/index.ts';
+import type { CodeSample } from '../../scripts/docs/code-samples.ts';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
+import { forThePage } from '../../scripts/docs/presentation.ts';
 import { docsLocations } from '../../scripts/docs/status.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
 import {
@@ -30,8 +33,17 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const locations = contractLocations(repoRoot);
 const docs = docsLocations(locations);
 const pageUrl = pathToFileURL(docs.page).href;
+/** Where the screenshots go: dist/docs/ holds only what is published. */
+const SCREENSHOTS = path.join(repoRoot, 'dist', 'screenshots', 'docs');
 
 type OperationView = (typeof operationViews)[number];
+
+const pageCopy = new Map(
+  operationObjects(forThePage(structuredClone(contract))).map(({ definition }) => [
+    String(definition.operationId),
+    definition,
+  ]),
+);
 
 const operationViews = operations.map(({ operationId, operation }) => {
   const [, successResponse] = defined(responses(operationId)[0], `a response of ${operationId}`);
@@ -48,6 +60,13 @@ const operationViews = operations.map(({ operationId, operation }) => {
     statuses: responses(operationId).map(([status]) => status),
     headers: Object.keys(successResponse.headers ?? {}),
     /** The strings of the success response's first example, as its JSON sample shows them. */
+    /** The first line of its curl sample, as the page's copy of the contract carries it. */
+    curl: defined(
+      (pageCopy.get(operationId)?.['x-codeSamples'] as CodeSample[] | undefined)?.find(
+        (sample) => sample.label === 'curl',
+      ),
+      `the curl sample of ${operationId}`,
+    ).source.split('\n')[0] as string,
     exampleStrings: stringLeaves(
       defined(namedExamples(jsonContent(successResponse))[0], `an example of ${operationId}'s success`)[1].value,
     ).map((text) => JSON.stringify(text)),
@@ -146,12 +165,12 @@ describe.skipIf(!withChromium)(
       if (ensured.outcome === 'failed') throw new Error(ensured.problem);
     }, 120_000);
 
-    it('opens with no request leaving the page, and renders the overview (saved as dist/docs/screenshot.png)', async ({
+    it('opens with no request leaving the page, and renders the overview (saved as dist/screenshots/docs/overview.png)', async ({
       page,
     }) => {
       await page.waitForLoadState('networkidle');
 
-      await page.screenshot({ path: path.join(docs.dir, 'screenshot.png'), fullPage: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'overview.png'), fullPage: true });
       for (const section of ['Authentication', 'Rate limits', 'Errors']) {
         await expect
           .poll(() => page.getByRole('heading', { name: section }).isVisible(), { message: section })
@@ -256,7 +275,7 @@ describe.skipIf(!withChromium)(
     });
 
     it.for(operationViews)(
-      'shows $operationId ($summary) with its parameters, body, responses, headers and examples',
+      'shows $operationId ($summary) with its parameters, body, responses, headers, examples and curl sample',
       async (view, { operationPage, expect }) => {
         const page = await operationPage(view);
         const section = operationSection(page, view.summary);
@@ -272,7 +291,8 @@ describe.skipIf(!withChromium)(
         await expect
           .poll(() => visible(section.getByText(view.operationId, { exact: true })), { message: 'operation id' })
           .toBe(true);
-        await section.screenshot({ path: path.join(docs.dir, `screenshot-${view.operationId}.png`) });
+        await expect.poll(() => section.innerText(), { message: 'the curl sample' }).toContain(view.curl);
+        await section.screenshot({ path: path.join(SCREENSHOTS, `operation-${view.operationId}.png`) });
       },
     );
 
@@ -325,11 +345,65 @@ describe.skipIf(!withChromium)(
 
       await expect.poll(() => visible(page.getByRole('heading', { name: createPet.summary }))).toBe(true);
     });
+
+    it("answers the console of listPets from the page's own mock when opened from a file", async ({ page, expect }) => {
+      const listPets = defined(
+        operationViews.find((view) => view.operationId === 'listPets'),
+        'the view of listPets',
+      );
+      await openOperation(page, listPets.tag, listPets.summary);
+      const form = page.locator('form.docs-console[data-operation="listPets"]');
+      await form.getByLabel('limit (query)').fill('2');
+      await form.getByRole('button', { name: /^Send GET / }).click();
+
+      await expect
+        .poll(() =>
+          form
+            .locator('.docs-console-status')
+            .innerText()
+            .catch(() => ''),
+        )
+        .toMatch(/^200\b/);
+      const names = await form.locator('.docs-console-headers dt').allInnerTexts();
+      for (const name of listPets.headers) expect(names, name).toContain(name.toLowerCase());
+    });
+
+    it('shows search snippets with the spaces of the description between its lines', async ({ page, expect }) => {
+      // Words of the contract's descriptions that end a line: Redoc's index once joined them to the next line's.
+      const lineEnds = [...JSON.stringify(stringLeaves(contract)).matchAll(/([A-Za-z]{4,})\\n[A-Za-z]/g)]
+        .map((match) => defined(match[1], 'a word'))
+        .slice(0, 3);
+      expect(lineEnds, 'words that end a line of a description').toHaveLength(3);
+      const vocabulary = new Set(wordsOf(JSON.stringify(contract).replaceAll('\\n', ' ')));
+      await page
+        .getByText(/^Search\b/)
+        .filter({ visible: true })
+        .first()
+        .click();
+      for (const word of lineEnds) {
+        await page.getByPlaceholder('Search docs...').fill(word);
+        const results = page.getByTestId('search-dialog').getByRole('link').filter({ visible: true });
+        await results.first().waitFor();
+
+        // A snippet is cut with an ellipsis; the cut words are no words of the contract.
+        const snippets = (await results.allInnerTexts()).join('\n').replace(/\S*(?:\.\.\.|…)\S*/g, ' ');
+        const unknown = wordsOf(snippets).filter((token) => !vocabulary.has(token));
+        expect(unknown, `words of the snippets for "${word}" the contract does not have`).toEqual([]);
+      }
+    });
   },
 );
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The words of a text, lower-cased, with no punctuation. */
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function stringLeaves(value: unknown): string[] {

@@ -44,7 +44,18 @@ export interface Workspace {
   dispose(): Promise<void>;
 }
 
-const COPIED = ['openapi', 'redocly.yaml', 'scripts', 'contract', 'package.json', 'tsconfig.json'];
+// The docs' console bundles the client package's mock, with the app core it runs.
+const COPIED = [
+  'openapi',
+  'redocly.yaml',
+  'scripts',
+  'contract',
+  'client',
+  'core',
+  'mock',
+  'package.json',
+  'tsconfig.json',
+];
 
 /** A copy of the contract and the pipeline, with the generated/ the pipeline builds from it. */
 export async function createWorkspace(): Promise<Workspace> {

@@ -1,0 +1,161 @@
+// The code samples of an operation, written from the contract so they cannot fall behind it: a
+// `curl` command and a call with the typed client `@animal-store/client`, as Redoc shows them
+// from `x-codeSamples`. Each sends the operation's required parameters and its request body at
+// their first example, to the first server (at its variables' defaults), with the key the
+// operation's security asks for; `test/docs/code-samples.test.ts` compiles and runs them. The
+// operation that fetches one item of a collection asks for the item its own success example
+// shows, which the mocks serve (a parameter's example may name an item no example shows).
+
+import { Contract, collectionsOf, type OpenApiDocument } from '../../contract/index.ts';
+import { type JsonObject, type OperationObject, resolveRef, type ServerObject } from '../../contract/readers.ts';
+
+export interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+
+/** What a reader replaces with their own key. */
+export const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';
+export const CLIENT_PACKAGE = '@animal-store/client';
+
+interface ParameterExamples {
+  example?: unknown;
+  examples?: Record<string, unknown>;
+  schema?: JsonObject;
+}
+
+interface Parameter extends ParameterExamples {
+  name: string;
+  in: string;
+  required?: boolean;
+}
+
+/** The id parameter of each operation that fetches one item, with the id of the item its success example shows. */
+export type DocumentedItems = ReadonlyMap<string, { parameter: string; id: unknown }>;
+
+export function documentedItems(document: OpenApiDocument): DocumentedItems {
+  const items = new Map<string, { parameter: string; id: unknown }>();
+  for (const collection of collectionsOf(new Contract(document))) {
+    const { fetch, idParameter } = collection;
+    if (fetch === undefined || idParameter === undefined) continue;
+    const success = Object.entries(fetch.responses).find(([status]) => status.startsWith('2'))?.[1];
+    const [example] = Object.values(success?.examples ?? {});
+    const id = (example as { id?: unknown } | undefined)?.id;
+    if (id !== undefined) items.set(fetch.operationId, { parameter: idParameter, id });
+  }
+  return items;
+}
+
+export function codeSamples(document: object, operation: OperationObject, items: DocumentedItems): CodeSample[] {
+  const item = items.get(String(operation.definition.operationId));
+  const { definition } = operation;
+  const servers = operation.pathServers ?? ((document as { servers?: ServerObject[] }).servers as ServerObject[]);
+  const server = servers[0];
+  if (server === undefined) throw new Error(`${operation.method} ${operation.path}: the contract names no server.`);
+  const baseUrl = server.url.replace(/\{([^}]+)\}/g, (placeholder, name: string) => {
+    const value = server.variables?.[name]?.default;
+    return value ?? placeholder;
+  });
+  const parameters = [...operation.pathParameters, ...((definition.parameters as unknown[] | undefined) ?? [])]
+    .map((node) => resolveRef<Parameter>(document, node))
+    .filter((parameter) => parameter.required === true);
+  const valued = parameters.map((parameter) => {
+    const value = parameter.name === item?.parameter ? item.id : parameterExample(document, parameter);
+    if (value === undefined)
+      throw new Error(
+        `${operation.method} ${operation.path}: the required parameter ${parameter.name} has no example.`,
+      );
+    return { ...parameter, value };
+  });
+  const security = (definition.security ?? (document as { security?: unknown[] }).security ?? []) as object[];
+  const needsKey = security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0);
+  const body = requestBodyExample(document, definition);
+
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(valued.find((parameter) => parameter.name === name)?.value)),
+  );
+  const query = new URLSearchParams(
+    valued
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter): [string, string] => [parameter.name, String(parameter.value)]),
+  ).toString();
+  const headers = valued.filter((parameter) => parameter.in === 'header');
+
+  const curl = [
+    `curl -X ${operation.method} ${shellQuote(`${baseUrl}${path}${query ? `?${query}` : ''}`)}`,
+    ...(needsKey ? [`-H ${shellQuote(`Authorization: Bearer ${API_KEY_PLACEHOLDER}`)}`] : []),
+    ...headers.map((header) => `-H ${shellQuote(`${header.name}: ${String(header.value)}`)}`),
+    ...(body === undefined
+      ? []
+      : [`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body, null, 2))}`]),
+  ].join(' \\\n  ');
+
+  const options: string[] = [];
+  for (const place of ['path', 'query', 'header']) {
+    const inPlace = valued.filter((parameter) => parameter.in === place);
+    if (inPlace.length === 0) continue;
+    const fields = inPlace.map((parameter) => `${propertyName(parameter.name)}: ${literal(parameter.value)}`);
+    options.push(`${place}: { ${fields.join(', ')} }`);
+  }
+  const init = [
+    ...(options.length > 0 ? [`params: { ${options.join(', ')} }`] : []),
+    ...(body === undefined ? [] : [`body: ${literal(body)}`]),
+  ];
+  const typescript = [
+    `import { createAnimalStoreClient } from '${CLIENT_PACKAGE}';`,
+    '',
+    // The client sends the key on every request; an operation without security ignores it.
+    `const api = createAnimalStoreClient({ baseUrl: '${baseUrl}', apiKey: '${API_KEY_PLACEHOLDER}' });`,
+    '',
+    `const { data, error } = await api.${operation.method}('${operation.path}'${init.length > 0 ? `, { ${init.join(', ')} }` : ''});`,
+    'if (error) throw new Error(JSON.stringify(error));',
+    'console.log(data);',
+    '',
+  ].join('\n');
+
+  return [
+    { lang: 'Shell', label: 'curl', source: curl },
+    { lang: 'TypeScript', label: CLIENT_PACKAGE, source: typescript },
+  ];
+}
+
+/** The parameter's `example`, first named example or first schema example; undefined when it has none. */
+export function parameterExample(document: object, parameter: ParameterExamples): unknown {
+  const [named] = Object.values(parameter.examples ?? {});
+  const schema = parameter.schema && resolveRef<JsonObject>(document, parameter.schema);
+  return (
+    parameter.example ??
+    (named === undefined ? undefined : resolveRef<JsonObject>(document, named).value) ??
+    (Array.isArray(schema?.examples) ? schema.examples[0] : undefined)
+  );
+}
+
+/** The first example of the operation's JSON request body; undefined when it takes none. */
+export function requestBodyExample(document: object, definition: JsonObject): unknown {
+  if (definition.requestBody === undefined) return undefined;
+  const body = resolveRef<{ content?: Record<string, JsonObject> }>(document, definition.requestBody);
+  const json = body.content?.['application/json'];
+  if (json === undefined) return undefined;
+  if (json.example !== undefined) return json.example;
+  const [first] = Object.values((json.examples as Record<string, unknown> | undefined) ?? {});
+  return first === undefined ? undefined : resolveRef<JsonObject>(document, first).value;
+}
+
+/** A value as a TypeScript literal: keys unquoted where they can be, as people write them. */
+function literal(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const fields = Object.entries(value).map(([key, field]) => `${propertyName(key)}: ${literal(field)}`);
+    return fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`;
+  }
+  return JSON.stringify(value);
+}
+
+function propertyName(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
