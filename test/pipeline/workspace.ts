@@ -44,7 +44,16 @@ export interface Workspace {
   dispose(): Promise<void>;
 }
 
-const COPIED = ['openapi', 'redocly.yaml', 'scripts', 'contract', 'package.json', 'tsconfig.json'];
+// The docs build writes the compressed forms the server serves, with the server's own compression.
+const COPIED = [
+  'openapi',
+  'redocly.yaml',
+  'scripts',
+  'contract',
+  'server/docs-compression.ts',
+  'package.json',
+  'tsconfig.json',
+];
 
 /** A copy of the contract and the pipeline, with the generated/ the pipeline builds from it. */
 export async function createWorkspace(): Promise<Workspace> {
