@@ -9,12 +9,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { brotliCompress, gzip, constants as zlibConstants } from 'node:zlib';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { ApiError, errorBody } from '../core/errors.ts';
 import type { AppContext, AppEnv } from '../core/http-types.ts';
 import type { RateLimiter, WindowLimits } from '../core/limiter/rate-limiter.ts';
+import { compress, type Encoding, isCompressible, PRECOMPRESSED_SUFFIX } from './docs-compression.ts';
 
 export interface DocsFiles {
   /**
@@ -114,8 +113,6 @@ function limitPerAddress({ limiter, clientAddress }: DocsLimit): MiddlewareHandl
   };
 }
 
-type Encoding = 'br' | 'gzip';
-
 interface Representation {
   body: Uint8Array<ArrayBuffer>;
   etag: string;
@@ -130,17 +127,15 @@ interface Prepared {
   encoded: Partial<Record<Encoding, Representation>>;
 }
 
-const compress: Record<Encoding, (content: Buffer) => Promise<Buffer>> = {
-  // Brotli's quality 9 is within a tenth of 11 on the docs page at a fifteenth of the time.
-  br: (content) =>
-    promisify(brotliCompress)(content, {
-      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length },
-    }),
-  gzip: (content) => promisify(gzip)(content, { level: 9 }),
-};
-
-/** Compressed off the event loop (zlib runs on the thread pool), once per version of the file. */
-async function prepare(content: Buffer, contentType: string): Promise<Prepared> {
+/**
+ * A file as answered, its compressed forms taken from `precompressed` (written by `npm run docs`)
+ * or else compressed here, once per version of the file.
+ */
+async function prepare(
+  content: Buffer,
+  contentType: string,
+  precompressed: Partial<Record<Encoding, Buffer>> = {},
+): Promise<Prepared> {
   const tag = createHash('sha256').update(content).digest('base64url').slice(0, 32);
   const representation = (body: Buffer, suffix = ''): Representation => ({
     body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength),
@@ -148,7 +143,10 @@ async function prepare(content: Buffer, contentType: string): Promise<Prepared> 
   });
   const encoded: Prepared['encoded'] = {};
   if (!contentType.startsWith('image/')) {
-    const [br, gz] = await Promise.all([compress.br(content), compress.gzip(content)]);
+    const [br, gz] = await Promise.all([
+      precompressed.br ?? compress.br(content),
+      precompressed.gzip ?? compress.gzip(content),
+    ]);
     encoded.br = representation(br, '-br');
     encoded.gzip = representation(gz, '-gzip');
   }
@@ -228,13 +226,25 @@ function preparedFiles(): (file: string) => Promise<Prepared | undefined> {
     const cached = cache.get(file);
     if (cached?.version === version) return cached.prepared;
     const contentType = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-    const prepared = readFile(file).then(
-      (content) => prepare(content, contentType),
+    const prepared = Promise.all([readFile(file), precompressedBeside(file, stats.mtimeMs)]).then(
+      ([content, precompressed]) => prepare(content, contentType, precompressed),
       () => undefined,
     );
     cache.set(file, { version, prepared });
     return prepared;
   };
+}
+
+/** The compressed forms `npm run docs` wrote beside `file`, those written no earlier than it. */
+async function precompressedBeside(file: string, writtenMs: number): Promise<Partial<Record<Encoding, Buffer>>> {
+  const found: Partial<Record<Encoding, Buffer>> = {};
+  if (!isCompressible(file)) return found;
+  for (const encoding of Object.keys(PRECOMPRESSED_SUFFIX) as Encoding[]) {
+    const beside = `${file}${PRECOMPRESSED_SUFFIX[encoding]}`;
+    const stats = await stat(beside).catch(() => undefined);
+    if (stats?.isFile() && stats.mtimeMs >= writtenMs) found[encoding] = await readFile(beside);
+  }
+  return found;
 }
 
 /** The encodings the client accepts (RFC 9110 `Accept-Encoding`), best first among those offered. */

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenApiDocument } from '../../contract/index.ts';
+import { compress, type Encoding, isCompressible, PRECOMPRESSED_SUFFIX } from '../../server/docs-compression.ts';
 import { buildArtifacts, type ContractLocations, displayPath, findDrift, formatFinding } from '../pipeline.ts';
 import { changelogFile } from '../release/changelog.ts';
 import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
@@ -123,21 +124,26 @@ export async function buildDocs(
         ].join('\n'),
       };
     }
+    // Each file's compressed forms are written once all the files are, together, so that they
+    // are no older than the files (the server and status.ts take an older one as stale).
+    const served: Array<{ file: string; content: string | Buffer }> = [];
+    const written = async (file: string, content: string | Buffer) => {
+      await writeAtomically(file, content);
+      served.push({ file, content });
+    };
     // The draft's page goes last: until it is replaced, dist/docs/ reads as stale (see status.ts).
     await mkdir(docs.dir, { recursive: true });
     for (const { dir, content, edition } of releasePages) {
       await mkdir(dir, { recursive: true });
-      await writeAtomically(path.join(dir, RELEASED_CONTRACT), content);
-      await writeAtomically(
-        path.join(docs.dir, edition.page),
-        pages.find((page) => page.edition === edition)?.html as string,
-      );
+      await written(path.join(dir, RELEASED_CONTRACT), content);
+      await written(path.join(docs.dir, edition.page), pages.find((page) => page.edition === edition)?.html as string);
     }
-    await writeAtomically(path.join(docs.dir, CHANGELOG_PAGE), changelog);
-    for (const bundle of bundles) await writeAtomically(bundle.copy, bundle.content);
-    await writeAtomically(path.join(docs.dir, SERVICE_WORKER), tryIt.worker);
+    await written(path.join(docs.dir, CHANGELOG_PAGE), changelog);
+    for (const bundle of bundles) await written(bundle.copy, bundle.content);
+    await written(path.join(docs.dir, SERVICE_WORKER), tryIt.worker);
     const draftPage = pages.at(-1)?.html as string;
-    await writeAtomically(docs.page, draftPage);
+    await written(docs.page, draftPage);
+    await Promise.all(served.map(({ file, content }) => writeCompressedForms(file, content)));
     const size = `${Math.round(Buffer.byteLength(draftPage) / 1024)} KiB`;
     const copies = bundles.map((bundle) => bundle.name).join(', ');
     print(
@@ -205,6 +211,17 @@ async function renderWithRedocly(
 }
 
 /** Readers (the server, a concurrent build) see the old file or the new one, never a partial one. */
+/** For a text file of dist/docs/, its compressed forms beside it, which the server serves (server/docs-compression.ts). */
+async function writeCompressedForms(file: string, content: string | Buffer): Promise<void> {
+  if (!isCompressible(file)) return;
+  const bytes = Buffer.from(content);
+  await Promise.all(
+    (Object.keys(PRECOMPRESSED_SUFFIX) as Encoding[]).map(async (encoding) =>
+      writeAtomically(`${file}${PRECOMPRESSED_SUFFIX[encoding]}`, await compress[encoding](bytes)),
+    ),
+  );
+}
+
 async function writeAtomically(file: string, content: string | Buffer): Promise<void> {
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {

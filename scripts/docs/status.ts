@@ -1,8 +1,10 @@
 // Where the docs live and whether they still match generated/. Kept free of the pipeline's heavy
 // imports (Redocly, openapi-typescript), so `npm start` and `npm run docs:serve` decide in a few
 // milliseconds that there is nothing to build.
+
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { PRECOMPRESSED_SUFFIX } from '../../server/docs-compression.ts';
 import type { ContractLocations } from '../pipeline/locations.ts';
 import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { CHANGELOG_PAGE } from './editions.ts';
@@ -35,7 +37,7 @@ export function docsLocations(locations: ContractLocations): DocsLocations {
 }
 
 /**
- * The docs are current when the draft's page is no older than the bundles in generated/ and its
+ * The docs are current when the draft's page has its compressed forms, is no older than the bundles in generated/ and its
  * download copies equal them, every release has its page, and the changelog page is no older
  * than CHANGELOG.md. The age check catches a build that stopped after copying the bundles; the content
  * check catches a generated/ restored with old modification times.
@@ -44,6 +46,15 @@ export async function docsStatus(locations: ContractLocations): Promise<DocsStat
   const docs = docsLocations(locations);
   const page = await stat(docs.page).catch(() => undefined);
   if (!page) return { state: 'missing', reason: 'dist/docs/index.html does not exist' };
+  for (const suffix of Object.values(PRECOMPRESSED_SUFFIX)) {
+    const compressed = await stat(`${docs.page}${suffix}`).catch(() => undefined);
+    // Written right after the page; one older than it belongs to an earlier build.
+    if (!compressed || compressed.mtimeMs < page.mtimeMs)
+      return {
+        state: 'stale',
+        reason: `dist/docs/index.html${suffix}, its compressed form, is missing or older than it`,
+      };
+  }
   for (const bundle of docs.bundles) {
     const source = await stat(bundle.source);
     if (source.mtimeMs > page.mtimeMs)

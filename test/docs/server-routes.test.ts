@@ -1,10 +1,10 @@
 // The published docs folder under /docs/, /openapi.json and /openapi.yaml on the API server:
 // outside /v1, no key, not rate limited.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.ts';
@@ -46,7 +46,7 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     const ensured = await ensureDocs(contractLocations(repoRoot));
     if (ensured.outcome === 'failed') throw new Error(ensured.problem);
-  });
+  }, 120_000);
   beforeEach(async () => {
     testApp = await createTestApp();
   });
@@ -219,6 +219,18 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
     }
   });
 
+  it.each(['index.html', '1.0.0/index.html', 'changelog.html', 'openapi.json', '1.0.0/openapi.json'])(
+    'finds %s precompressed by npm run docs: brotli and gzip forms beside it that decode to it',
+    async (file) => {
+      const served = await readFile(path.join(DEFAULT_DOCS_FILES.dir, file));
+      const br = await readFile(path.join(DEFAULT_DOCS_FILES.dir, `${file}.br`));
+      const gz = await readFile(path.join(DEFAULT_DOCS_FILES.dir, `${file}.gz`));
+
+      expect(brotliDecompressSync(br).equals(served)).toBe(true);
+      expect(gunzipSync(gz).equals(served)).toBe(true);
+    },
+  );
+
   it('answers 304 to an ETag of the page in any encoding, and a new ETag for each encoding', async () => {
     const tags = await Promise.all(
       ['br', 'gzip', 'identity'].map(async (accept) =>
@@ -380,6 +392,27 @@ describe('docsRoutes', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('serves the compressed form written beside a page after it, and compresses the page itself when that form is older', async () => {
+    await mkdir(files.dir, { recursive: true });
+    const html = '<!DOCTYPE html><title>page</title>';
+    await writeFile(page('index.html.gz'), gzipSync('<!DOCTYPE html><title>from the older build</title>'));
+    await writeFile(page('index.html'), html);
+    // Its modification time, not the order of the writes, says which is newer.
+    const past = new Date(Date.now() - 60_000);
+    await utimes(page('index.html.gz'), past, past);
+    const gzipped = async () =>
+      gunzipSync(
+        Buffer.from(await (await app.request('/docs/', { headers: { 'Accept-Encoding': 'gzip' } })).arrayBuffer()),
+      ).toString();
+
+    expect(await gzipped()).toBe(html);
+
+    const app2 = new Hono().route('/', docsRoutes(files));
+    await writeFile(page('index.html.gz'), gzipSync('<!DOCTYPE html><title>written by the build</title>'));
+    const response = await app2.request('/docs/', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(gunzipSync(Buffer.from(await response.arrayBuffer())).toString()).toContain('written by the build');
   });
 
   it('serves a page rebuilt while the server runs, under a new ETag', async () => {

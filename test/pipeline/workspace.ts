@@ -44,7 +44,8 @@ export interface Workspace {
   dispose(): Promise<void>;
 }
 
-// The docs' console bundles the client package's mock, with the app core it runs.
+// The docs' console bundles the client package's mock, with the app core it runs; the docs build
+// writes the compressed forms the server serves, with the server's own compression.
 const COPIED = [
   'openapi',
   'redocly.yaml',
@@ -53,6 +54,7 @@ const COPIED = [
   'client',
   'core',
   'mock',
+  'server/docs-compression.ts',
   'package.json',
   'tsconfig.json',
 ];
