@@ -1,16 +1,12 @@
 import type { RequestProblem, RequestProblems } from '../contract/index.ts';
 import type { components } from '../generated/openapi.ts';
+import type { ERROR_CODE_STATUSES } from '../generated/rules.ts';
 
 export type ErrorBody = components['schemas']['Error'];
 export type ErrorCode = ErrorBody['code'];
 
-/**
- * Statuses the app sends with an Error body: those the contract's `x-error-codes` gives its codes
- * (the generated types carry no `x-` data, so this is a copy; test/server/http/cross-cutting.test.ts
- * checks the two agree).
- */
-export const ERROR_STATUSES = [400, 401, 404, 405, 410, 413, 415, 429, 500, 501, 503] as const;
-export type ErrorStatus = (typeof ERROR_STATUSES)[number];
+/** Statuses the app sends with an Error body: those the contract's `x-error-codes` gives its codes. */
+export type ErrorStatus = (typeof ERROR_CODE_STATUSES)[ErrorCode];
 
 /**
  * Every status sent with an Error body: the app's, and those only the HTTP layer answers, for a

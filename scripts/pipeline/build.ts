@@ -2,6 +2,7 @@ import { bundle, stringifyYaml } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { type Finding, failureFinding, lintContract, sortFindings, toFinding } from './lint.ts';
 import type { ContractLocations } from './locations.ts';
+import { rulesModule } from './rules-module.ts';
 import { withRulesProse } from './rules-prose.ts';
 
 /** One file of `generated/`, by its name inside that folder. */
@@ -36,6 +37,7 @@ contract in \`openapi/\`. Edit the contract, never these files; \`npm run genera
 | \`openapi.yaml\` | The bundled contract: one file, components keep the names of their files in \`openapi/components/\`. |
 | \`openapi.json\` | The same bundle as JSON. JSON has no comments, so this README carries its "do not edit" notice. |
 | \`openapi.ts\` | TypeScript types from openapi-typescript: \`paths\`, \`operations\`, \`components\`. |
+| \`rules.ts\` | The contract's rules that types cannot carry (its \`x-\` data), as constants for code to read at compile time: each error code's status. |
 `;
 
 /**
@@ -105,6 +107,7 @@ export async function buildArtifacts(locations: ContractLocations): Promise<Buil
     { name: 'openapi.json', content: json },
     { name: 'openapi.ts', content: types },
     { name: 'openapi.yaml', content: yaml },
+    { name: 'rules.ts', content: rulesModule(document as object, DO_NOT_EDIT) },
   ];
   return { ok: true, artifacts, document, timings };
 }
