@@ -30,6 +30,12 @@ export {
   resolveRef,
 } from './document.ts';
 export { type ErrorCodeEntry, type ErrorCodeRule, errorCodes } from './error-codes.ts';
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type IdempotencyRule,
+  idempotencyRule,
+} from './idempotency.ts';
 export type { RequestLocation, RequestProblem } from './problems.ts';
 export {
   type BanRules,

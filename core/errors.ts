@@ -9,7 +9,7 @@ export type ErrorCode = ErrorBody['code'];
  * (the generated types carry no `x-` data, so this is a copy; test/server/http/cross-cutting.test.ts
  * checks the two agree).
  */
-export const ERROR_STATUSES = [400, 401, 404, 405, 410, 413, 415, 429, 500, 501, 503] as const;
+export const ERROR_STATUSES = [400, 401, 404, 405, 409, 410, 413, 415, 422, 429, 500, 501, 503] as const;
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 /**

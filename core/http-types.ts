@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
 import type { OperationId } from '../contract/index.ts';
 import type { operations } from '../generated/openapi.ts';
+import type { IdempotencyClaim } from './idempotency/store.ts';
 import type { Caller } from './middleware/identify-caller.ts';
 
 export interface AppVariables {
@@ -11,6 +12,8 @@ export interface AppVariables {
   caller: Caller;
   /** Set once the request is valid: its parameters and body, with the contract's defaults filled in. */
   input: unknown;
+  /** Set for a create that carries an `Idempotency-Key` no answer is kept under yet. */
+  idempotency?: IdempotencyClaim;
 }
 
 export type AppEnv = { Variables: AppVariables };

@@ -16,7 +16,7 @@ import type { Storage } from './store/storage.ts';
 export interface ServiceAppDeps
   extends Pick<AppDeps, 'limiters' | 'clock' | 'logger' | 'clientAddress' | 'corsOrigins'> {
   contract: Contract;
-  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret'>;
+  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret' | 'idempotency'>;
   probes: ReadinessProbes;
 }
 
@@ -28,6 +28,7 @@ export function createServiceApp({ contract, storage, probes, ...deps }: Service
     ...deps,
     contract,
     keys: storage.keys,
+    idempotency: storage.idempotency,
     handlers: createHandlers({ contract, stores: storage.collections, cursors, probes }),
     publicRoutes: new Hono<AppEnv>().route('/', docsRoutes()).route('/', indexRoute(contract)),
   });

@@ -67,6 +67,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pets_status_id ON pets (status, id);
     `,
   },
+  {
+    version: 3,
+    // The first answer to each Idempotency-Key of each API key (scope), replayed to its repeats.
+    // recorded_at is milliseconds on the service's clock; the index finds the expired ones to sweep.
+    sql: `
+      CREATE TABLE idempotency_keys (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        location TEXT,
+        recorded_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      ) STRICT;
+      CREATE INDEX idempotency_keys_recorded_at ON idempotency_keys (recorded_at);
+    `,
+  },
 ];
 
 /**

@@ -38,12 +38,12 @@ describe('createPet', () => {
     expect(resolve(jsonContent(response('createPet', status)).schema ?? {})).toBe(componentSchema('Error'));
   });
 
-  it('declares exactly the responses 201, 400, 401, 413, 415, 429 and 503', () => {
+  it('declares exactly the responses 201, 400, 401, 409, 413, 415, 422, 429 and 503', () => {
     expect(
       responses('createPet')
         .map(([status]) => status)
         .sort(),
-    ).toEqual(['201', '400', '401', '413', '415', '429', '503']);
+    ).toEqual(['201', '400', '401', '409', '413', '415', '422', '429', '503']);
   });
 });
 

@@ -144,6 +144,35 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     expect(cursorCodec(target.cursorSecret).decode(issued, position, ['status'])).toBe(40);
   }, 30_000);
 
+  it('carries the answers kept under Idempotency-Keys, so a retry after the move replays instead of creating again', async () => {
+    const path = join(tempDir(), 'animal-store.db');
+    const storage = openSqliteStorage(path, clock);
+    const claim = { scope: '1', key: 'retry-me', fingerprint: 'f1', now: clock.now(), notBefore: 0 };
+    const outcome = await petsIn(storage).createOnce(
+      { name: 'Rex', categoryId: 1, status: 'available' },
+      claim,
+      (pet) => ({
+        fingerprint: claim.fingerprint,
+        status: 201,
+        body: JSON.stringify(pet),
+        location: `/v1/pets/${pet.id}`,
+      }),
+    );
+    await storage.close();
+    const url = await emptyPostgres();
+
+    const result = await run(['copy', '--from', path, '--to', url]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('1 kept idempotent answer');
+    const target = await openPostgres(url);
+    expect(await target.idempotency.find(claim)).toEqual({
+      fingerprint: 'f1',
+      status: 201,
+      body: JSON.stringify('created' in outcome && outcome.created),
+      location: '/v1/pets/1',
+    });
+  });
+
   it('continues ids after the highest the source ever gave, also that of a deleted pet', async () => {
     const source = await seededSqlite();
     const url = await emptyPostgres();

@@ -51,6 +51,12 @@ function accessLines(app: TestApp): Record<string, unknown>[] {
   return app.logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => 'path' in line);
 }
 
+const NEW_PET = { name: 'Rex', categoryId: 1 };
+
+function postWithKey(app: TestApp, body: unknown, key: string): Promise<Response> {
+  return Promise.resolve(app.request('/v1/pets', { method: 'POST', json: body, headers: { 'Idempotency-Key': key } }));
+}
+
 describe('errors', () => {
   it('knows as its error statuses exactly those x-error-codes gives the codes', () => {
     const byNumber = (a: number, b: number) => a - b;
@@ -119,6 +125,34 @@ describe('errors', () => {
       ['invalid petId', (app) => app.request('/v1/pets/0')],
       ['invalid body', (app) => postRaw(app, '{"name":""}')],
       ['malformed JSON', (app) => postRaw(app, '{')],
+      ['invalid Idempotency-Key', (app) => postWithKey(app, NEW_PET, 'two words')],
+      [
+        'Idempotency-Key reused',
+        async (app) => {
+          await postWithKey(app, NEW_PET, 'reused');
+          return postWithKey(app, { ...NEW_PET, name: 'Other' }, 'reused');
+        },
+      ],
+      [
+        'Idempotency-Key in progress',
+        async (app) => {
+          let release = () => {};
+          const held = new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          const createOnce = app.pets.createOnce.bind(app.pets);
+          const spy = vi.spyOn(app.pets, 'createOnce').mockImplementationOnce(async (...args) => {
+            await held;
+            return createOnce(...args);
+          });
+          const first = postWithKey(app, NEW_PET, 'in-progress');
+          await expect.poll(() => spy.mock.calls.length).toBe(1);
+          const repeat = await postWithKey(app, NEW_PET, 'in-progress');
+          release();
+          await first;
+          return repeat;
+        },
+      ],
       ['empty body', (app) => postRaw(app, '')],
       ['body too large', (app) => postRaw(app, `{"name":"${'a'.repeat(20_000)}","categoryId":1}`)],
       ['not JSON', (app) => postRaw(app, 'name=Rex', 'text/plain')],
