@@ -26,19 +26,25 @@ export interface RetryOptions {
 
 /**
  * 429, and 503 `service_unavailable`: the contract says both changed nothing, so any method is
- * sent again after their `Retry-After`.
+ * sent again after their `Retry-After`. 409 `idempotency_key_in_progress`: the same request is
+ * being answered; sent again, it gets that answer.
  */
-const RETRIED_STATUSES = new Set([429, 503]);
+const RETRIED_STATUSES = new Set([409, 429, 503]);
 
-/** Network failures are retried only for methods that cannot have changed anything on the server. */
+/**
+ * Network failures are retried for methods that cannot have changed anything on the server, and
+ * for a request with an `Idempotency-Key`, which the service answers once however often it comes.
+ */
 const NETWORK_RETRY_METHODS = new Set(['GET', 'HEAD']);
+export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
 type Outcome = { response: Response } | { error: unknown };
 
 /**
- * Wraps `send` so a 429 or a 503 is retried after its `Retry-After` (whole seconds), or after an
- * exponential backoff with full jitter when it has none, and so a network failure of a GET or
- * HEAD is retried the same way. A `key_banned` 429 is answered at once: a ban lasts 15 minutes
+ * Wraps `send` so a 429, a 503 or a 409 `idempotency_key_in_progress` is retried after its
+ * `Retry-After` (whole seconds), or after an exponential backoff with full jitter when it has
+ * none, and so a network failure of a GET or HEAD, or of a request with an `Idempotency-Key`, is
+ * retried the same way (with the same key: the request is cloned). A `key_banned` 429 is answered at once: a ban lasts 15 minutes
  * or more, and every request sent during it is refused. The request's signal cancels a wait,
  * and nothing is sent after it fires. Each send gets a clone of the request, so a body can be
  * sent again.
@@ -58,10 +64,13 @@ export function retryingFetch(send: FetchLike, options: RetryOptions = {}): Fetc
   async function delayBeforeRetry(outcome: Outcome, request: Request, retry: number): Promise<number | undefined> {
     if ('error' in outcome) {
       const isNetworkFailure = outcome.error instanceof TypeError;
-      return isNetworkFailure && NETWORK_RETRY_METHODS.has(request.method) ? backoff(retry) : undefined;
+      const safe = NETWORK_RETRY_METHODS.has(request.method) || request.headers.has(IDEMPOTENCY_KEY);
+      return isNetworkFailure && safe ? backoff(retry) : undefined;
     }
     const { response } = outcome;
-    if (!RETRIED_STATUSES.has(response.status) || (await isBan(response))) return undefined;
+    if (!RETRIED_STATUSES.has(response.status)) return undefined;
+    const code = await errorCode(response);
+    if (code === 'key_banned' || (response.status === 409 && code !== 'idempotency_key_in_progress')) return undefined;
     const retryAfter = wholeNumber(response.headers.get('Retry-After'));
     return retryAfter === undefined ? backoff(retry) : retryAfter * 1000;
   }
@@ -86,12 +95,12 @@ export function retryingFetch(send: FetchLike, options: RetryOptions = {}): Fetc
   };
 }
 
-async function isBan(response: Response): Promise<boolean> {
+async function errorCode(response: Response): Promise<unknown> {
   try {
     const body: unknown = await response.clone().json();
-    return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'key_banned';
+    return typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
