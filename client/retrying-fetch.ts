@@ -119,14 +119,15 @@ function sleepUnlessAborted(sleep: NonNullable<RetryOptions['sleep']>, ms: numbe
 /** A timer that is cleared on abort, so a cancelled wait does not keep a process alive. */
 function timerSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    // Removed when the timer fires: a call retried many times leaves no listener behind per wait.
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
