@@ -85,6 +85,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_recorded_at ON idempotency_keys (recorded_at);
     `,
   },
+  {
+    version: 4,
+    // A key's lifecycle: when it expires, the minute it was last used, and for a key issued by
+    // rotating another, the key whose rate-limit windows and bans it shares (null: its own).
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+      ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;
+      ALTER TABLE api_keys ADD COLUMN lineage_id INTEGER;
+    `,
+  },
 ];
 
 /**

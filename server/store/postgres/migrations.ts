@@ -66,6 +66,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_recorded_at ON idempotency_keys (recorded_at);
     `,
   },
+  {
+    version: 4,
+    // As SQLite's fourth step: a key's expiry, last use and rate-limit line.
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN expires_at timestamptz;
+      ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz;
+      ALTER TABLE api_keys ADD COLUMN lineage_id bigint;
+    `,
+  },
 ];
 
 /**

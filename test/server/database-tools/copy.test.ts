@@ -71,8 +71,16 @@ async function seededSqlite() {
   }
   const revoked = await storage.keys.create({ plan: 'free', label: 'old app' });
   const active = await storage.keys.create({ plan: 'pro', label: 'web shop' });
-  const enterprise = await storage.keys.create({ plan: 'enterprise', perMinute: 5_000, perDay: 2_000_000 });
+  const enterprise = await storage.keys.create({
+    plan: 'enterprise',
+    perMinute: 5_000,
+    perDay: 2_000_000,
+    expiresAt: '2099-01-01T00:00:00.000Z',
+  });
   await storage.keys.revoke(revoked.record.id);
+  // Its last use, recorded to the minute, is copied with the rest of the key.
+  await storage.keys.findActive(active.secret);
+  await expect.poll(async () => (await storage.keys.list())[1]?.lastUsedAt).not.toBeNull();
   // Every other collection of the contract holds the items of its examples.
   const others = new Map<string, Item[]>();
   for (const [name, items] of exampleItems(loadContract())) {
