@@ -32,6 +32,8 @@ export interface WrkLoad {
   headers?: Record<string, string>;
   /** A JSON body: the requests are then POSTs with it. */
   body?: string;
+  /** Give every request an `Idempotency-Key` of its own. */
+  idempotencyKeys?: boolean;
 }
 
 /** Exits the process with how to install wrk when it is missing: every API figure needs it. */
@@ -41,11 +43,11 @@ export function requireWrk(): void {
   process.exit(1);
 }
 
-export function wrk({ url, connections, seconds, headers = {}, body }: WrkLoad): Promise<WrkResult> {
+export function wrk({ url, connections, seconds, headers = {}, body, idempotencyKeys }: WrkLoad): Promise<WrkResult> {
   const args = [`-t${THREADS}`, `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', SCRIPT];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   const child = spawn('wrk', [...args, url], {
-    env: { ...process.env, WRK_BODY: body ?? '' },
+    env: { ...process.env, WRK_BODY: body ?? '', WRK_IDEMPOTENCY_KEYS: idempotencyKeys ? '1' : '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -3,6 +3,8 @@
 // beside the parameter).
 import type { Contract, ContractOperation } from './contract.ts';
 import { type JsonObject, resolveRef } from './document.ts';
+import { schemaComplaint } from './problems.ts';
+import { type SchemaCompiler, schemaCompiler } from './schemas.ts';
 
 /** The header that makes a create safe to retry, as the contract spells it. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -10,11 +12,14 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 export interface IdempotencyRule {
-  /** The parameter's schema as it stands in the document, for the request validator to compile. */
-  schema: object;
+  /** What is wrong with a key, as "must ..." words after the header's name; undefined for a valid key. */
+  complaintAbout(key: string): string | undefined;
   /** How long an answer is kept and replayed, in milliseconds. */
   retentionMs: number;
 }
+
+/** One compiler per contract: compiling the document is the costly part, done once per process. */
+const compilers = new WeakMap<Contract, SchemaCompiler>();
 
 /** The operation's rule when it declares an `Idempotency-Key` header; undefined otherwise. */
 export function idempotencyRule(contract: Contract, operation: ContractOperation): IdempotencyRule | undefined {
@@ -28,5 +33,15 @@ export function idempotencyRule(contract: Contract, operation: ContractOperation
       `${operation.operationId} declares ${IDEMPOTENCY_KEY_HEADER} without a positive whole x-retention-hours.`,
     );
   }
-  return { schema: declared.schema as object, retentionMs: hours * 3_600_000 };
+  const compiler = compilers.get(contract) ?? schemaCompiler(contract.document);
+  compilers.set(contract, compiler);
+  const valid = compiler.compile(declared.schema as object);
+  return {
+    complaintAbout(key) {
+      if (valid(key)) return undefined;
+      const [first] = valid.errors ?? [];
+      return first ? schemaComplaint(first).complaint : 'is invalid';
+    },
+    retentionMs: hours * 3_600_000,
+  };
 }

@@ -24,7 +24,7 @@ import { limitBodySize } from './middleware/body-size-limit.ts';
 import { type CorsExtras, type CorsOrigins, corsFor } from './middleware/cors.ts';
 import { deprecationHeaders } from './middleware/deprecation-headers.ts';
 import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
-import { idempotentCreate } from './middleware/idempotent-create.ts';
+import { idempotentCreate, type Sha256 } from './middleware/idempotent-create.ts';
 import { identifyCaller } from './middleware/identify-caller.ts';
 import { requireJsonContentType } from './middleware/json-content-type.ts';
 import { allowOnly, answerMethodNotAllowed } from './middleware/method-not-allowed.ts';
@@ -64,7 +64,7 @@ export interface AppDeps {
    * Where the answers to `Idempotency-Key`s are kept. Without it a key is checked but nothing is
    * replayed: the static mock, whose every create answers alike.
    */
-  idempotency?: IdempotencyStore;
+  idempotency?: { store: IdempotencyStore; sha256: Sha256 };
   /** Served beside the API before rate limiting and authentication, like the index: the server's docs. */
   publicRoutes?: Hono<AppEnv>;
 }
@@ -82,7 +82,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...operationMiddleware(operation, deps.clock),
       validate(operation, validator),
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
-      ...(rule ? [idempotentCreate(operation, rule, { contract, store: deps.idempotency, clock: deps.clock })] : []),
+      ...(rule
+        ? [
+            idempotentCreate(operation, rule, {
+              store: deps.idempotency?.store,
+              sha256: deps.idempotency?.sha256,
+              clock: deps.clock,
+            }),
+          ]
+        : []),
       (c) => handler(c, c.get('input') as never),
     );
   };

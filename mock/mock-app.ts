@@ -120,7 +120,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       ...options,
       handlers: handlers satisfies OperationHandlers,
       clock: systemClock,
-      idempotency: idempotency?.[data],
+      idempotency: idempotency && { store: idempotency[data], sha256: (message) => sha256(message) },
       // Requests without a key are counted by address; a mock on a developer's machine has one.
       clientAddress: () => 'local',
       corsExtras: MOCK_CORS,

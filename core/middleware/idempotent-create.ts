@@ -1,13 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
 import {
-  type Contract,
   type ContractOperation,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   type IdempotencyRule,
-  schemaCompiler,
 } from '../../contract/index.ts';
-import { schemaComplaint } from '../../contract/problems.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
@@ -16,8 +13,11 @@ import type { IdempotencyClaim, IdempotencyStore, KeptAnswer } from '../idempote
 /** Seconds a repeat that arrives while its key is being answered waits before trying again. */
 const IN_PROGRESS_RETRY_SECONDS = 1;
 
+/** SHA-256, given by the app's assembler: synchronous `node:crypto` on the server, a library in browsers. */
+export type Sha256 = (message: Uint8Array) => Uint8Array;
+
 export interface IdempotentCreateDeps {
-  contract: Contract;
+  sha256: Sha256 | undefined;
   /** Absent where nothing is kept (the static mock): the key is checked, and the request answered as without it. */
   store: IdempotencyStore | undefined;
   clock: Clock;
@@ -32,19 +32,17 @@ export interface IdempotentCreateDeps {
 export function idempotentCreate(
   operation: ContractOperation,
   rule: IdempotencyRule,
-  { contract, store, clock }: IdempotentCreateDeps,
+  { store, clock, sha256 }: IdempotentCreateDeps,
 ): MiddlewareHandler<AppEnv> {
-  const validKey = schemaCompiler(contract.document).compile(rule.schema);
   const answering = new Set<string>();
   return async (c, next) => {
     const key = c.req.header(IDEMPOTENCY_KEY_HEADER);
     if (key === undefined) return next();
-    if (!validKey(key)) {
-      const [first] = validKey.errors ?? [];
-      const complaint = first ? schemaComplaint(first).complaint : 'is invalid';
+    const complaint = rule.complaintAbout(key);
+    if (complaint !== undefined) {
       throw new ApiError(400, 'invalid_idempotency_key', `Header \`${IDEMPOTENCY_KEY_HEADER}\` ${complaint}.`);
     }
-    if (!store) return next();
+    if (!store || !sha256) return next();
     const apiKey = c.get('caller').apiKey;
     if (!apiKey) throw new Error('An idempotent create was reached without an API key.');
     const scope = String(apiKey.id);
@@ -53,7 +51,7 @@ export function idempotentCreate(
     const claim: IdempotencyClaim = {
       scope,
       key,
-      fingerprint: await fingerprintOf(operation.operationId, body),
+      fingerprint: fingerprintOf(sha256, operation.operationId, body),
       now,
       notBefore: now - rule.retentionMs,
     };
@@ -106,12 +104,15 @@ function replayed(response: Response): boolean {
   return response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
 }
 
-/** The operation and the body's bytes, hashed: a repeat must be the same request. */
-async function fingerprintOf(operationId: string, body: Uint8Array): Promise<string> {
+/**
+ * The operation and the body's bytes, hashed: a repeat must be the same request. Synchronous: an
+ * asynchronous hash (Web Crypto) would spread the creates of one turn of the event loop over
+ * several, and the group commit would write them in more, smaller batches.
+ */
+function fingerprintOf(sha256: Sha256, operationId: string, body: Uint8Array): string {
   const name = new TextEncoder().encode(`${operationId}\n`);
   const message = new Uint8Array(name.length + body.length);
   message.set(name);
   message.set(body, name.length);
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', message));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return Array.from(sha256(message), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
