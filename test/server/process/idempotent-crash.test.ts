@@ -12,7 +12,9 @@ import { openPostgresStorage } from '../../../server/store/postgres/postgres-sto
 import { openSqliteStorage } from '../../../server/store/sqlite-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../support/backing-services.ts';
+import { defined } from '../../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
+import { startTcpProxy } from '../../support/tcp-proxy.ts';
 
 const CREATES = 50;
 
@@ -148,3 +150,79 @@ describe.each([
     },
   );
 });
+
+describe.skipIf(!(await postgresReachable()))(
+  'createPet retried with its Idempotency-Key across three instances',
+  () => {
+    it('maps every key to exactly one pet when PostgreSQL stalls for 2 s during 50 concurrent creates spread over three instances', {
+      timeout: 120_000,
+    }, async () => {
+      const engine = await postgresEngine();
+      const direct = new URL(engine.env.DATABASE_URL ?? '');
+      const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+      try {
+        const proxied = new URL(direct.href);
+        proxied.hostname = '127.0.0.1';
+        proxied.port = String(proxy.port);
+        const storage = await engine.open();
+        const { secret } = await storage.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+        await storage.close();
+        const servers = await Promise.all(
+          Array.from({ length: 3 }, () => startServerProcess({ DATABASE_URL: proxied.href })),
+        );
+        running.push(...servers);
+        let sends = 0;
+        let unavailable = 0;
+        const client = createAnimalStoreClient({
+          baseUrl: 'http://api.invalid/v1',
+          apiKey: secret,
+          // Each send, the first and every retry, goes to the next instance in turn.
+          fetch: async (request) => {
+            const server = defined(servers[sends++ % servers.length], 'an instance');
+            const url = new URL(request.url);
+            const response = await fetch(`${server.baseUrl}${url.pathname}${url.search}`, {
+              method: request.method,
+              headers: request.headers,
+              body: request.method === 'POST' ? await request.arrayBuffer() : undefined,
+            });
+            if (response.status === 503) unavailable += 1;
+            return response;
+          },
+          retry: { attempts: 100_000, maxTotalWaitMs: 110_000, baseDelayMs: 20, maxDelayMs: 200 },
+          onDeprecation: () => {},
+        });
+
+        const keys = Array.from({ length: CREATES }, () => randomUUID());
+        const creates = keys.map((key, index) =>
+          client.POST('/pets', {
+            body: { name: `Pet ${index}`, categoryId: 1 },
+            params: { header: { 'Idempotency-Key': key } },
+          }),
+        );
+        await expect.poll(async () => (await engine.contents()).pets.length, { interval: 5 }).toBeGreaterThan(0);
+        proxy.stall();
+        // The fault itself lasts 2 s; the instances answer 503 meanwhile, which the client retries.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        await proxy.forward();
+
+        const answers = await Promise.all(creates);
+        for (const { response } of answers) expect(response.status).toBe(201);
+        expect(unavailable, 'creates answered 503 while PostgreSQL stalled').toBeGreaterThan(0);
+        const { pets, answers: kept } = await engine.contents();
+        const answered = answers.map(({ data }) => data?.id);
+        expect(new Set(answered).size).toBe(CREATES);
+        expect(pets.map((pet) => pet.id).sort((a, b) => a - b)).toEqual(
+          [...answered].sort((a, b) => (a ?? 0) - (b ?? 0)),
+        );
+        const byKey = new Map(kept.map((answer) => [answer.key, JSON.parse(answer.body) as { id: number }]));
+        keys.forEach((key, index) => {
+          expect(byKey.get(key)?.id, key).toBe(answers[index]?.data?.id);
+        });
+      } finally {
+        for (const server of running.splice(0)) server.child.kill('SIGKILL');
+        await proxy.close();
+        await engine.drop();
+      }
+    });
+  },
+);
