@@ -13,7 +13,10 @@ export interface KeptAnswer {
 
 /** A request's claim on its key, once it has checked that no answer is kept under it. */
 export interface IdempotencyClaim {
-  /** Whose key: the API key's id, so that keys of different API keys never collide. */
+  /**
+   * Whose key: the API key's line (its id, or for a rotated key the first key's), so that keys of
+   * different API keys never collide and a retry survives a rotation.
+   */
   scope: string;
   key: string;
   fingerprint: string;

@@ -45,7 +45,8 @@ export function idempotentCreate(
     if (!store || !sha256) return next();
     const apiKey = c.get('caller').apiKey;
     if (!apiKey) throw new Error('An idempotent create was reached without an API key.');
-    const scope = String(apiKey.id);
+    // The key's line: a key issued by rotating another replays what the other created.
+    const scope = String(apiKey.lineage);
     const body = new Uint8Array(await c.req.arrayBuffer());
     const now = clock.now();
     const claim: IdempotencyClaim = {

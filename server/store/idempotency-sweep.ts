@@ -2,7 +2,7 @@
 // most one bounded delete per interval, riding on a write that happens anyway.
 
 /** The least time, on the service's clock, between two sweeps of one process. */
-export const SWEEP_INTERVAL_MS = 1_000;
+const SWEEP_INTERVAL_MS = 1_000;
 /** The most expired answers one sweep deletes: a sweep per second keeps up with 1,000 creates a second. */
 export const SWEEP_LIMIT = 1_000;
 

@@ -44,6 +44,22 @@ describe('a rotated API key', () => {
     await expectError(await withKey(t, rotated.secret), 429, 'rate_limited');
   });
 
+  it('replays a create made with the key it replaces, when retried with the same Idempotency-Key', async () => {
+    const t = await app();
+    const old = await t.keys.create({ plan: 'free' });
+    const post = (secret: string) =>
+      t.request('/v1/pets', {
+        method: 'POST',
+        json: { name: 'Rex', categoryId: 1 },
+        headers: { Authorization: `Bearer ${secret}`, 'Idempotency-Key': 'before-rotation' },
+      });
+    const first = await post(old.secret);
+    const rotated = defined(await t.keys.rotate(old.record.id, 0), 'the rotated key');
+    const retried = await post(rotated.secret);
+    expect(retried.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await retried.text()).toBe(await first.text());
+  });
+
   it('stays banned when the banned key is rotated', async () => {
     const t = await app();
     const old = await t.keys.create({ plan: 'free' });
