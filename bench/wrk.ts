@@ -34,6 +34,8 @@ export interface WrkLoad {
   body?: string;
   /** Each request from another `X-Forwarded-For` address, as many clients behind a trusted proxy. */
   spreadAddresses?: boolean;
+  /** Give every request an `Idempotency-Key` of its own. */
+  idempotencyKeys?: boolean;
 }
 
 /** Exits the process with how to install wrk when it is missing: every API figure needs it. */
@@ -50,11 +52,17 @@ export function wrk({
   headers = {},
   body,
   spreadAddresses = false,
+  idempotencyKeys = false,
 }: WrkLoad): Promise<WrkResult> {
   const args = [`-t${THREADS}`, `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', SCRIPT];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   const child = spawn('wrk', [...args, url], {
-    env: { ...process.env, WRK_BODY: body ?? '', WRK_SPREAD_ADDRESSES: spreadAddresses ? '1' : '' },
+    env: {
+      ...process.env,
+      WRK_BODY: body ?? '',
+      WRK_SPREAD_ADDRESSES: spreadAddresses ? '1' : '',
+      WRK_IDEMPOTENCY_KEYS: idempotencyKeys ? '1' : '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -3,7 +3,7 @@ import type { paths } from '../generated/openapi.ts';
 import { type DeprecationHandler, deprecationNotices, warnOnConsole } from './deprecation.ts';
 import { listAll, type PagedItem, type PagedPath, type PagedQuery } from './list-all.ts';
 import { type RateLimit, rateLimit } from './rate-limit.ts';
-import { type FetchLike, type RetryOptions, retryingFetch } from './retrying-fetch.ts';
+import { type FetchLike, IDEMPOTENCY_KEY, type RetryOptions, retryingFetch } from './retrying-fetch.ts';
 
 // Every schema of the contract under its own name (`Pet`, `Order`, `NewOrder`...), as generated.
 export type * from '../generated/openapi.ts';
@@ -46,7 +46,7 @@ export type AnimalStoreClient = Client<paths> & {
 export function createAnimalStoreClient(options: AnimalStoreClientOptions): AnimalStoreClient {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: retryingFetch(send, options.retry) });
-  client.use(bearerAuth(options.apiKey), deprecationNotices(options.onDeprecation ?? warnOnConsole));
+  client.use(bearerAuth(options.apiKey), idempotencyKeys(), deprecationNotices(options.onDeprecation ?? warnOnConsole));
   return Object.assign(client, {
     rateLimit,
     listAll: <P extends PagedPath>(path: P, query?: PagedQuery<P>, listOptions?: { signal?: AbortSignal }) =>
@@ -54,6 +54,21 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
     listAllPets: (query?: PagedQuery<'/pets'>, listOptions?: { signal?: AbortSignal }) =>
       listAll(client, options.baseUrl, '/pets', query, listOptions),
   });
+}
+
+/**
+ * A fresh `Idempotency-Key` on every POST (a create) that has none, so the create can be retried
+ * after a dropped connection or a 503: each retry is a clone of the request and carries the same
+ * key, and the service answers it with the first answer instead of creating again.
+ */
+function idempotencyKeys(): Middleware {
+  return {
+    onRequest({ request }) {
+      if (request.method === 'POST' && !request.headers.has(IDEMPOTENCY_KEY))
+        request.headers.set(IDEMPOTENCY_KEY, crypto.randomUUID());
+      return request;
+    },
+  };
 }
 
 function bearerAuth(apiKey: string): Middleware {

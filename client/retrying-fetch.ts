@@ -26,23 +26,33 @@ export interface RetryOptions {
 
 /** Methods that change nothing on the server, so resending them can never store anything twice. */
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
+export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
 /**
- * Statuses retried after their `Retry-After`, and for which methods: a 429 changed nothing, so any
- * method is sent again; a 503 to a write may come after its commit reached the storage (the
- * contract says it may have been stored), so only a read is.
+ * A request the service answers once however often it is sent: a read, or a write with an
+ * `Idempotency-Key` (its repeat gets the first answer, or runs once).
  */
-const RETRIED: Record<number, (method: string) => boolean> = {
+const resendable = (request: Request) => SAFE_METHODS.has(request.method) || request.headers.has(IDEMPOTENCY_KEY);
+
+/**
+ * Statuses retried after their `Retry-After`, and for which requests: a 429 changed nothing, so
+ * any request is sent again; a 503 to a write may come after its commit reached the storage (the
+ * contract says it may have been stored), so only a resendable request is; a 409
+ * `idempotency_key_in_progress` is the same request being answered, which a repeat then gets.
+ */
+const RETRIED: Record<number, (request: Request) => boolean> = {
+  409: () => true,
   429: () => true,
-  503: (method) => SAFE_METHODS.has(method),
+  503: resendable,
 };
 
 type Outcome = { response: Response } | { error: unknown };
 
 /**
- * Wraps `send` so a 429, and a 503 to a GET or HEAD, is retried after its `Retry-After` (whole
- * seconds), or after an exponential backoff with full jitter when it has none, and so a network
- * failure of a GET or HEAD is retried the same way. A `key_banned` 429 is answered at once: a ban lasts 15 minutes
+ * Wraps `send` so a 429, a 503 or a 409 `idempotency_key_in_progress` is retried after its
+ * `Retry-After` (whole seconds), or after an exponential backoff with full jitter when it has
+ * none, and so a network failure of a GET or HEAD, or of a request with an `Idempotency-Key`, is
+ * retried the same way (with the same key: the request is cloned). A `key_banned` 429 is answered at once: a ban lasts 15 minutes
  * or more, and every request sent during it is refused. The request's signal cancels a wait,
  * and nothing is sent after it fires. Each send gets a clone of the request, so a body can be
  * sent again.
@@ -62,10 +72,12 @@ export function retryingFetch(send: FetchLike, options: RetryOptions = {}): Fetc
   async function delayBeforeRetry(outcome: Outcome, request: Request, retry: number): Promise<number | undefined> {
     if ('error' in outcome) {
       const isNetworkFailure = outcome.error instanceof TypeError;
-      return isNetworkFailure && SAFE_METHODS.has(request.method) ? backoff(retry) : undefined;
+      return isNetworkFailure && resendable(request) ? backoff(retry) : undefined;
     }
     const { response } = outcome;
-    if (!RETRIED[response.status]?.(request.method) || (await isBan(response))) return undefined;
+    if (!RETRIED[response.status]?.(request)) return undefined;
+    const code = await errorCode(response);
+    if (code === 'key_banned' || (response.status === 409 && code !== 'idempotency_key_in_progress')) return undefined;
     const retryAfter = wholeNumber(response.headers.get('Retry-After'));
     return retryAfter === undefined ? backoff(retry) : retryAfter * 1000;
   }
@@ -90,12 +102,12 @@ export function retryingFetch(send: FetchLike, options: RetryOptions = {}): Fetc
   };
 }
 
-async function isBan(response: Response): Promise<boolean> {
+async function errorCode(response: Response): Promise<unknown> {
   try {
     const body: unknown = await response.clone().json();
-    return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'key_banned';
+    return typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -114,14 +126,15 @@ function sleepUnlessAborted(sleep: NonNullable<RetryOptions['sleep']>, ms: numbe
 /** A timer that is cleared on abort, so a cancelled wait does not keep a process alive. */
 function timerSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    // Removed when the timer fires: a call retried many times leaves no listener behind per wait.
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

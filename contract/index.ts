@@ -24,6 +24,12 @@ export {
   type PathMatch,
 } from './contract.ts';
 export { type Deprecation, deprecationOf, sunsetInstant } from './deprecation.ts';
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type IdempotencyRule,
+  idempotencyRule,
+} from './idempotency.ts';
 export type { RequestLocation, RequestProblem } from './problems.ts';
 export * from './readers.ts';
 export {

@@ -19,48 +19,52 @@ export function problem(location: RequestLocation, name: string, complaint: stri
 }
 
 export function fromSchemaError(error: ErrorObject, location: RequestLocation): RequestProblem {
+  const { name, complaint } = schemaComplaint(error);
+  return problem(location, name, complaint);
+}
+
+/** What a schema error says is wrong, and with which field (empty for the value as a whole). */
+export function schemaComplaint(error: ErrorObject): { name: string; complaint: string } {
   const field = fieldName(error);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return problem(location, joinField(field, String(params.missingProperty)), 'is required');
+      return complaintOf(joinField(field, String(params.missingProperty)), 'is required');
     case 'additionalProperties': {
       const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
-      return problem(
-        location,
+      return complaintOf(
         joinField(field, String(params.additionalProperty)),
         `is not allowed; the allowed fields are ${allowed.map((key) => `\`${key}\``).join(', ')}`,
       );
     }
     case 'type':
-      return problem(location, field, `must be ${article(String(params.type))}`);
+      return complaintOf(field, `must be ${article(String(params.type))}`);
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map((value) => `\`${String(value)}\``);
-      return problem(location, field, `must be one of ${allowed.join(', ')}`);
+      return complaintOf(field, `must be one of ${allowed.join(', ')}`);
     }
     case 'minimum':
-      return problem(location, field, `must be at least ${String(params.limit)}`);
+      return complaintOf(field, `must be at least ${String(params.limit)}`);
     case 'maximum':
-      return problem(location, field, `must be at most ${String(params.limit)}`);
+      return complaintOf(field, `must be at most ${String(params.limit)}`);
     case 'minLength':
-      return problem(
-        location,
+      return complaintOf(
         field,
         `must be at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'} long`,
       );
     case 'maxLength':
-      return problem(location, field, `must be at most ${String(params.limit)} characters long`);
+      return complaintOf(field, `must be at most ${String(params.limit)} characters long`);
     case 'pattern': {
       const explanation = error.parentSchema?.['x-pattern-message'];
-      return problem(
-        location,
-        field,
-        typeof explanation === 'string' ? explanation : 'does not have the expected format',
-      );
+      return complaintOf(field, typeof explanation === 'string' ? explanation : 'does not have the expected format');
     }
     default:
-      return problem(location, field, error.message ?? 'is invalid');
+      return complaintOf(field, error.message ?? 'is invalid');
   }
+}
+
+function complaintOf(name: string, complaint: string): { name: string; complaint: string } {
+  return { name, complaint };
 }
 
 /** `a.b[0]` for the instance path `/a/b/0`. */

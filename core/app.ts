@@ -3,6 +3,7 @@ import { requestId } from 'hono/request-id';
 import {
   type Contract,
   type ContractOperation,
+  idempotencyRule,
   loadContract,
   type RequestValidator,
   rateLimitRules,
@@ -13,6 +14,7 @@ import type { Clock } from './clock.ts';
 import type { RouteHandler } from './collections/handlers.ts';
 import { ApiError, validationFailed } from './errors.ts';
 import { type AppContext, type AppEnv, type NotImplemented, notImplemented } from './http-types.ts';
+import type { IdempotencyStore } from './idempotency/store.ts';
 import { readJsonBody } from './json-body.ts';
 import type { KeyStore } from './keys/key-store.ts';
 import type { RateLimiter } from './limiter/rate-limiter.ts';
@@ -22,6 +24,7 @@ import { limitBodySize } from './middleware/body-size-limit.ts';
 import { type CorsExtras, type CorsOrigins, corsFor } from './middleware/cors.ts';
 import { deprecationHeaders } from './middleware/deprecation-headers.ts';
 import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
+import { idempotentCreate, type Sha256 } from './middleware/idempotent-create.ts';
 import { identifyCaller } from './middleware/identify-caller.ts';
 import { requireJsonContentType } from './middleware/json-content-type.ts';
 import { allowOnly, answerMethodNotAllowed } from './middleware/method-not-allowed.ts';
@@ -57,6 +60,11 @@ export interface AppDeps {
    * handler's place (the mocks answer the response a scenario or `Prefer` chooses here).
    */
   beforeHandler?: (operation: ContractOperation) => MiddlewareHandler<AppEnv>;
+  /**
+   * Where the answers to `Idempotency-Key`s are kept. Without it a key is checked but nothing is
+   * replayed: the static mock, whose every create answers alike.
+   */
+  idempotency?: { store: IdempotencyStore; sha256: Sha256 };
   /** Served beside the API before rate limiting and authentication, like the index: the server's docs. */
   publicRoutes?: Hono<AppEnv>;
 }
@@ -67,12 +75,22 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const handlerOf = operationHandlers(contract, deps);
   const route = (operation: ContractOperation, routePaths = [operation.routePath]) => {
     const handler = handlerOf(operation);
+    const rule = idempotencyRule(contract, operation);
     app.on(
       operation.method,
       routePaths,
       ...operationMiddleware(operation, deps.clock),
       validate(operation, validator),
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
+      ...(rule
+        ? [
+            idempotentCreate(operation, rule, {
+              store: deps.idempotency?.store,
+              sha256: deps.idempotency?.sha256,
+              clock: deps.clock,
+            }),
+          ]
+        : []),
       (c) => {
         c.set('operationStarted', true);
         return handler(c, c.get('input') as never);

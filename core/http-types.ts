@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
 import type { OperationId } from '../contract/index.ts';
 import type { operations } from '../generated/openapi.ts';
+import type { IdempotencyClaim } from './idempotency/store.ts';
 import type { Caller } from './middleware/identify-caller.ts';
 
 export interface AppVariables {
@@ -13,6 +14,8 @@ export interface AppVariables {
   input: unknown;
   /** Set as the operation's handler starts: from then on a failed write may have been stored. */
   operationStarted: boolean;
+  /** Set for a create that carries an `Idempotency-Key` no answer is kept under yet. */
+  idempotency?: IdempotencyClaim;
 }
 
 export type AppEnv = { Variables: AppVariables };

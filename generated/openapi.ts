@@ -27,6 +27,9 @@ export interface paths {
          *
          *     The body must be `application/json` of at most 16 KiB (16,384 bytes). Fields other
          *     than `name`, `categoryId` and `status` are rejected. A rejected request stores nothing.
+         *
+         *     Send an `Idempotency-Key` to make the create safe to retry: a repeat gets the first answer
+         *     again, marked `Idempotent-Replayed: true`, and creates nothing.
          */
         post: operations["createPet"];
         delete?: never;
@@ -88,6 +91,9 @@ export interface paths {
          *     The body must be `application/json` of at most 16 KiB (16,384 bytes). `petId` must name
          *     an animal of the store; fields other than `petId` and `quantity` are rejected. A rejected
          *     request stores nothing.
+         *
+         *     Send an `Idempotency-Key` to make the create safe to retry: a repeat gets the first answer
+         *     again, marked `Idempotent-Replayed: true`, and creates nothing.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -212,7 +218,7 @@ export interface components {
              * @description Machine-readable error code. `x-error-codes` gives each code its HTTP status and meaning; the table of codes in the API description is written from it. The codes are an open set: a minor version may add one for a new situation, so handle a code you do not know by the answer's HTTP status.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description A sentence a person can act on, naming the offending field or parameter. Never contains internal detail. */
             message: string;
             /**
@@ -362,9 +368,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is not valid JSON (`malformed_json`), or lacks a required field, has an unknown field or holds an invalid value (`validation_failed`). Nothing is stored. */
+        /** @description The body is not valid JSON (`malformed_json`), or lacks a required field, has an unknown field or holds an invalid value (`validation_failed`). An `Idempotency-Key` that is not 1 to 255 visible ASCII characters is an `invalid_idempotency_key`. Nothing is stored. */
         InvalidNewPet: {
             headers: {
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A request with the same `Idempotency-Key` is still being answered (`idempotency_key_in_progress`); nothing was done. Retry after `Retry-After` seconds: the retry gets the first request's answer. */
+        IdempotencyKeyInProgress: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After-Unavailable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -398,9 +418,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is not valid JSON (`malformed_json`), or lacks a required field, has an unknown field, holds an invalid value or names no animal of the store (`validation_failed`). Nothing is stored. */
+        /** @description The `Idempotency-Key` was used before with a different request body, or for another operation (`idempotency_key_reused`); nothing was done. Send a new key for a new create. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not valid JSON (`malformed_json`), or lacks a required field, has an unknown field, holds an invalid value or names no animal of the store (`validation_failed`). An `Idempotency-Key` that is not 1 to 255 visible ASCII characters is an `invalid_idempotency_key`. Nothing is stored. */
         InvalidNewOrder: {
             headers: {
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -427,6 +460,11 @@ export interface components {
          * @example eyJhZnRlciI6MjB9.0D8vCvxq1f2WJq1s3GQJ9g
          */
         Cursor: string;
+        /**
+         * @description A key of the client's choosing (a fresh UUID per create) that makes the create safe to retry. For 24 hours the service answers a repeat of the same key, sent with the same API key, with the first answer replayed exactly (status, body and `Location`) and marked `Idempotent-Replayed: true`, instead of creating again. The same key with a different body is a `422 idempotency_key_reused`; a repeat while the first request is still being answered is a `409 idempotency_key_in_progress`. A created item is recorded with its key in one commit, so a retry after a `503` or a dropped connection either replays the create or makes it once. Answers `5xx` are not kept. Keys of different API keys never collide.
+         * @example 3f0c1d0e-8a4b-4c8e-9b7a-2d5e6f708192
+         */
+        IdempotencyKey: string;
         /**
          * @description Identifier of the animal to return, written as a canonical positive decimal integer (`42`, not `042`, `+42` or `42.0`), at most 2^53-1. Anything else is a `400 validation_failed`.
          * @example 42
@@ -481,6 +519,11 @@ export interface components {
          */
         "Retry-After-Unavailable": number;
         /**
+         * @description `true` when the answer is the replay of the first answer to the same `Idempotency-Key`, given again instead of creating again; absent from an answer made for this request.
+         * @example true
+         */
+        "Idempotent-Replayed": "true";
+        /**
          * @description Path of the created item, under the collection it was created in.
          * @example /v1/pets/42
          */
@@ -531,12 +574,15 @@ export type ResponseTooManyRequests = components['responses']['TooManyRequests']
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponseInvalidNewPet = components['responses']['InvalidNewPet'];
+export type ResponseIdempotencyKeyInProgress = components['responses']['IdempotencyKeyInProgress'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
 export type ResponseInvalidNewOrder = components['responses']['InvalidNewOrder'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterStatusFilter = components['parameters']['StatusFilter'];
 export type ParameterCursor = components['parameters']['Cursor'];
+export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterPetId = components['parameters']['PetId'];
 export type ParameterOrderStatusFilter = components['parameters']['OrderStatusFilter'];
 export type ParameterOrderId = components['parameters']['OrderId'];
@@ -547,6 +593,7 @@ export type HeaderXRateLimitReset = components['headers']['X-RateLimit-Reset'];
 export type HeaderWwwAuthenticate = components['headers']['WWW-Authenticate'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
 export type HeaderRetryAfterUnavailable = components['headers']['Retry-After-Unavailable'];
+export type HeaderIdempotentReplayed = components['headers']['Idempotent-Replayed'];
 export type HeaderLocation = components['headers']['Location'];
 export type HeaderDeprecation = components['headers']['Deprecation'];
 export type HeaderSunset = components['headers']['Sunset'];
@@ -602,7 +649,13 @@ export interface operations {
     createPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a fresh UUID per create) that makes the create safe to retry. For 24 hours the service answers a repeat of the same key, sent with the same API key, with the first answer replayed exactly (status, body and `Location`) and marked `Idempotent-Replayed: true`, instead of creating again. The same key with a different body is a `422 idempotency_key_reused`; a repeat while the first request is still being answered is a `409 idempotency_key_in_progress`. A created item is recorded with its key in one commit, so a retry after a `503` or a dropped connection either replays the create or makes it once. Answers `5xx` are not kept. Keys of different API keys never collide.
+                 * @example 3f0c1d0e-8a4b-4c8e-9b7a-2d5e6f708192
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -616,6 +669,7 @@ export interface operations {
             /** @description The animal was added. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -628,8 +682,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidNewPet"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -823,7 +879,13 @@ export interface operations {
     createOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a fresh UUID per create) that makes the create safe to retry. For 24 hours the service answers a repeat of the same key, sent with the same API key, with the first answer replayed exactly (status, body and `Location`) and marked `Idempotent-Replayed: true`, instead of creating again. The same key with a different body is a `422 idempotency_key_reused`; a repeat while the first request is still being answered is a `409 idempotency_key_in_progress`. A created item is recorded with its key in one commit, so a retry after a `503` or a dropped connection either replays the create or makes it once. Answers `5xx` are not kept. Keys of different API keys never collide.
+                 * @example 3f0c1d0e-8a4b-4c8e-9b7a-2d5e6f708192
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -837,6 +899,7 @@ export interface operations {
             /** @description The order was placed. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /**
                      * @description Path of the placed order.
                      * @example /v1/store/orders/7
@@ -853,8 +916,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidNewOrder"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

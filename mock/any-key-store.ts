@@ -21,7 +21,18 @@ export class AnyKeyStore implements KeyStore {
       id = this.#ids.size + 1;
       this.#ids.set(secret, id);
     }
-    return { id, label: 'any key', plan: this.#plan, perMinute: null, perDay: null, createdAt: '', revokedAt: null };
+    return {
+      id,
+      label: 'any key',
+      plan: this.#plan,
+      perMinute: null,
+      perDay: null,
+      createdAt: '',
+      revokedAt: null,
+      expiresAt: null,
+      lastUsedAt: null,
+      lineage: id,
+    };
   }
 
   async create(): Promise<never> {
@@ -34,6 +45,10 @@ export class AnyKeyStore implements KeyStore {
 
   async revoke(): Promise<boolean> {
     return false;
+  }
+
+  async rotate(): Promise<undefined> {
+    return undefined;
   }
 
   async count(): Promise<number> {

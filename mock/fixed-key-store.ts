@@ -9,7 +9,18 @@ export class FixedKeyStore implements KeyStore {
 
   constructor(secret: string, plan: Plan, label: string) {
     this.#secret = secret;
-    this.#record = { id: 1, label, plan, perMinute: null, perDay: null, createdAt: '', revokedAt: null };
+    this.#record = {
+      id: 1,
+      label,
+      plan,
+      perMinute: null,
+      perDay: null,
+      createdAt: '',
+      revokedAt: null,
+      expiresAt: null,
+      lastUsedAt: null,
+      lineage: 1,
+    };
   }
 
   async findActive(secret: string): Promise<ApiKeyRecord | undefined> {
@@ -26,6 +37,10 @@ export class FixedKeyStore implements KeyStore {
 
   async revoke(): Promise<boolean> {
     return false;
+  }
+
+  async rotate(): Promise<undefined> {
+    return undefined;
   }
 
   async count(): Promise<number> {

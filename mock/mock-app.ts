@@ -17,6 +17,7 @@ import { type MemoryStoreOptions, memoryStores } from '../core/collections/memor
 import type { Item } from '../core/collections/store.ts';
 import { ApiError } from '../core/errors.ts';
 import type { AppEnv } from '../core/http-types.ts';
+import { MemoryIdempotencyStore } from '../core/idempotency/memory-store.ts';
 import { readJsonBody } from '../core/json-body.ts';
 import type { Logger } from '../core/logger.ts';
 import { type CorsExtras, corsFor } from '../core/middleware/cors.ts';
@@ -85,10 +86,17 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const cursors = createCursorCodec(crypto.getRandomValues(new Uint8Array(32)), (key, message) =>
     hmac(sha256, key, message),
   );
+  const keepsCreated = options.keepsCreated ?? false;
+  // A mock that keeps what is created replays a repeated `Idempotency-Key` as the service does; one
+  // that keeps nothing answers every create from the contract alike.
+  const idempotency = keepsCreated
+    ? { examples: new MemoryIdempotencyStore(), none: new MemoryIdempotencyStore() }
+    : undefined;
   const storeSets = {
-    examples: memoryStores(options.seeds, { keepsCreated: options.keepsCreated ?? false }),
+    examples: memoryStores(options.seeds, { keepsCreated, idempotency: idempotency?.examples }),
     none: memoryStores(new Map([...options.seeds.keys()].map((name) => [name, []])), {
-      keepsCreated: options.keepsCreated ?? false,
+      keepsCreated,
+      idempotency: idempotency?.none,
     }),
   };
   const appFor = (data: Scenario['data']) => {
@@ -113,6 +121,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       ...options,
       handlers: handlers satisfies OperationHandlers,
       clock: systemClock,
+      idempotency: idempotency && { store: idempotency[data], sha256: (message) => sha256(message) },
       // Requests without a key are counted by address; a mock on a developer's machine has one.
       clientAddress: () => 'local',
       corsExtras: MOCK_CORS,
@@ -122,6 +131,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const apps: Record<Scenario['data'], Hono<AppEnv>> = { examples: appFor('examples'), none: appFor('none') };
   const admin = adminRoutes(options, () => {
     for (const stores of Object.values(storeSets)) for (const store of stores.values()) store.reset();
+    for (const kept of Object.values(idempotency ?? {})) kept.clear();
     options.onReset?.();
     settings.scenario = startScenario;
   });

@@ -1,7 +1,7 @@
 // The service's app from its parts: the app core with the server's handler table, the docs and the
 // index beside the API, and cursors signed with the storage's secret. Every way of running the
 // service (the process, the tests, the bench) assembles the app here.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { Hono } from 'hono';
 import { type Contract, rateLimitRules } from '../contract/index.ts';
 import { type AppDeps, createApp } from '../core/app.ts';
@@ -18,7 +18,7 @@ import type { Storage } from './store/storage.ts';
 export interface ServiceAppDeps
   extends Pick<AppDeps, 'limiters' | 'clock' | 'logger' | 'clientAddress' | 'corsOrigins'> {
   contract: Contract;
-  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret'>;
+  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret' | 'idempotency'>;
   probes: ReadinessProbes;
 }
 
@@ -37,6 +37,10 @@ export function createServiceApp({ contract, storage, probes, ...deps }: Service
     ...deps,
     contract,
     keys: storage.keys,
+    idempotency: {
+      store: storage.idempotency,
+      sha256: (message) => createHash('sha256').update(message).digest(),
+    },
     handlers: createHandlers({ contract, stores: storage.collections, cursors, probes }),
     publicRoutes: new Hono<AppEnv>().route('/', docs).route('/', indexRoute(contract)),
   });

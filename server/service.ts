@@ -10,6 +10,7 @@ import { type Database, openDatabase } from './database.ts';
 import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
 import { createServiceApp } from './service-app.ts';
 import { sqliteCollectionStores } from './store/sqlite-collections.ts';
+import { SqliteIdempotencyStore } from './store/sqlite-idempotency.ts';
 import { CURSOR_SECRET_SETTING } from './store/storage.ts';
 import { getOrCreateSecret } from './store/stored-secret.ts';
 
@@ -38,11 +39,12 @@ export function openService({
   ...deps
 }: ServiceOptions): Service {
   const db = openDatabase(databasePath, contract);
-  const collections = sqliteCollectionStores(db, contract);
+  const idempotency = new SqliteIdempotencyStore(db);
+  const collections = sqliteCollectionStores(db, contract, idempotency);
   const keys = new SqliteKeyStore(db, clock);
   const ban = banPolicy(rateLimitRules(contract.document).ban);
   const limiters = memoryLimiters({ clock, ban });
-  const storage = { collections, keys, cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING) };
+  const storage = { collections, keys, idempotency, cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING) };
   const app = createServiceApp({
     ...deps,
     contract,

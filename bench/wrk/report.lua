@@ -12,12 +12,24 @@ if body ~= nil and body ~= "" then
 end
 
 -- With WRK_SPREAD_ADDRESSES set, each request comes from another X-Forwarded-For address, as many
--- clients behind a trusted proxy do, so per-address limits do not refuse the load.
-if os.getenv("WRK_SPREAD_ADDRESSES") == "1" then
+-- clients behind a trusted proxy do, so per-address limits do not refuse the load. With
+-- WRK_IDEMPOTENCY_KEYS=1 every request carries an Idempotency-Key of its own (a prefix of this run,
+-- then a counter), so each is a create, never a replay. Either costs wrk a Lua call per request,
+-- which the requests without them do not pay.
+local spread = os.getenv("WRK_SPREAD_ADDRESSES") == "1"
+local keyed = os.getenv("WRK_IDEMPOTENCY_KEYS") == "1"
+if spread or keyed then
+  math.randomseed(os.time())
+  local prefix = string.format("bench-%d-%d-", os.time(), math.random(1, 1000000000))
   local counter = 0
   function request()
     counter = counter + 1
-    wrk.headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(counter / 65536) % 256, math.floor(counter / 256) % 256, counter % 256)
+    if spread then
+      wrk.headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(counter / 65536) % 256, math.floor(counter / 256) % 256, counter % 256)
+    end
+    if keyed then
+      wrk.headers["Idempotency-Key"] = prefix .. counter
+    end
     return wrk.format()
   end
 end

@@ -1,22 +1,31 @@
 // A collection kept in process memory: the mocks' data, seeded with the contract's examples. A
 // static mock answers a create as stored but keeps nothing, so its answers stay the same all day;
 // a stateful one keeps what is created until it is reset.
+import { MemoryIdempotencyStore } from '../idempotency/memory-store.ts';
+import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../idempotency/store.ts';
 import type { CollectionStore, Item, Page, PageQuery } from './store.ts';
 
 export interface MemoryStoreOptions {
   /** Keep created items, so they are listed and fetched until a reset; answered unsaved by default. */
   keepsCreated?: boolean;
+  /** Where creates record their answers to an `Idempotency-Key`: one for all of a mock's collections. */
+  idempotency?: MemoryIdempotencyStore;
 }
 
 export class MemoryCollectionStore implements CollectionStore {
   readonly #seed: readonly Item[];
   readonly #keepsCreated: boolean;
+  readonly #idempotency: MemoryIdempotencyStore;
   #items: Item[] = [];
   #nextId = 1;
 
-  constructor(seed: readonly Item[], { keepsCreated = false }: MemoryStoreOptions = {}) {
+  constructor(
+    seed: readonly Item[],
+    { keepsCreated = false, idempotency = new MemoryIdempotencyStore() }: MemoryStoreOptions = {},
+  ) {
     this.#seed = [...seed].sort((a, b) => a.id - b.id);
     this.#keepsCreated = keepsCreated;
+    this.#idempotency = idempotency;
     this.reset();
   }
 
@@ -31,6 +40,18 @@ export class MemoryCollectionStore implements CollectionStore {
     this.#nextId += 1;
     if (this.#keepsCreated) this.#items.push(created);
     return created;
+  }
+
+  async createOnce(
+    fields: Record<string, unknown>,
+    claim: IdempotencyClaim,
+    answerOf: (item: Item) => KeptAnswer,
+  ): Promise<CreateOnceOutcome<Item>> {
+    const kept = this.#idempotency.findNow(claim);
+    if (kept) return { kept };
+    const created = await this.create(fields);
+    this.#idempotency.record(claim, answerOf(created));
+    return { created };
   }
 
   async get(id: number): Promise<Item | undefined> {

@@ -1,5 +1,6 @@
 // What a collection's storage does, whatever the engine: SQLite and PostgreSQL for the service,
 // process memory for the mocks. Items are plain JSON objects shaped by the contract's item schema.
+import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../idempotency/store.ts';
 
 /** A stored item: its fields as the contract names them, and the `id` the store gave it. */
 export type Item = { id: number } & Record<string, unknown>;
@@ -29,6 +30,15 @@ export interface CollectionStore<T extends Item = Item> {
    * increasing, never handed out twice. `fields` holds every field the item stores.
    */
   create(fields: Omit<T, 'id'>): Promise<T>;
+  /**
+   * Creates the item unless an unexpired answer is kept under the claim's key, and records
+   * `answerOf(item)` under it in the same commit as the item: a retry finds both or neither.
+   */
+  createOnce(
+    fields: Omit<T, 'id'>,
+    claim: IdempotencyClaim,
+    answerOf: (item: T) => KeptAnswer,
+  ): Promise<CreateOnceOutcome<T>>;
   get(id: number): Promise<T | undefined>;
   list(query: PageQuery): Promise<Page<T>>;
 }

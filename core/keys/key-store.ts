@@ -9,6 +9,15 @@ export interface ApiKeyRecord {
   perDay: number | null;
   createdAt: string;
   revokedAt: string | null;
+  /** From this instant the key is refused like a revoked one; null for a key that does not expire. */
+  expiresAt: string | null;
+  /** The minute the key was last used, as far as the service has recorded it (at most once a minute). */
+  lastUsedAt: string | null;
+  /**
+   * The key whose rate-limit windows and bans this one counts against: its own id, or for a key
+   * issued by rotating another, that key's line. Rotating never resets a window or a ban.
+   */
+  lineage: number;
 }
 
 export interface NewApiKey {
@@ -21,13 +30,24 @@ export interface NewApiKey {
    * stateful mock's development key). Never for a key that guards real data.
    */
   secret?: string;
+  /** When the key stops working (ISO 8601); never by default. */
+  expiresAt?: string;
 }
 
 export interface KeyStore {
   /** Creates a key and returns its secret value, which is never stored and never shown again. */
   create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }>;
-  /** The active (not revoked) key with this secret value, if any. */
+  /**
+   * The active key (neither revoked nor expired) with this secret value, if any. Records its use,
+   * to the minute, without a write per request.
+   */
   findActive(secret: string): Promise<ApiKeyRecord | undefined>;
+  /**
+   * Issues a new key with the plan, limits, label and rate-limit line of key `id`, and makes `id`
+   * expire `overlapMs` from now (or sooner, when it was to expire sooner). Undefined when no
+   * active key has this id.
+   */
+  rotate(id: number, overlapMs: number): Promise<{ record: ApiKeyRecord; secret: string } | undefined>;
   list(): Promise<ApiKeyRecord[]>;
   /** Revokes the key; false when no key has this id. */
   revoke(id: number): Promise<boolean>;

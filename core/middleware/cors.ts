@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../../contract/index.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /** Headers a browser client may read: it needs them to paginate, back off and notice deprecation. */
@@ -12,6 +13,8 @@ const EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'X-Request-Id',
+  // Tells a retried create that it got the first answer again.
+  IDEMPOTENT_REPLAYED_HEADER,
 ];
 
 /**
@@ -49,7 +52,10 @@ export function corsFor(
   allowMethods: string[],
   { credentials = false, allowHeaders: extraHeaders = [], exposeHeaders: extraExposed = [] }: CorsExtras = {},
 ): MiddlewareHandler<AppEnv> {
-  const allowHeaders = ['Authorization', 'Content-Type', 'X-Request-Id', ...extraHeaders].join(',');
+  // The typed client sends an Idempotency-Key with every create.
+  const allowHeaders = ['Authorization', 'Content-Type', 'X-Request-Id', IDEMPOTENCY_KEY_HEADER, ...extraHeaders].join(
+    ',',
+  );
   const exposeHeaders = [...EXPOSED_HEADERS, ...extraExposed].join(',');
   const methods = allowMethods.join(',');
   const allows = typeof origins === 'function' ? origins : (origin: string) => origins.includes(origin);

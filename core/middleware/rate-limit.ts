@@ -44,7 +44,7 @@ export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDe
     let decision: RateDecision;
     try {
       decision = apiKey
-        ? await limiters.keys.hit(String(apiKey.id), limits)
+        ? await limiters.keys.hit(String(apiKey.lineage), limits)
         : await limiters.addresses.hit(clientAddress(c), limits);
     } catch (error) {
       if (error instanceof LimiterUnavailableError) unavailableHeaders(c, limits);

@@ -18,6 +18,8 @@ export const ERROR_CODES_MARKER = '<!-- x-error-codes -->';
 export const VERSION_MARKER = '<!-- info.version -->';
 /** Where the description of an operation takes its `x-max-body-bytes`, in words. */
 export const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
+/** Where a description takes the `x-retention-hours` beside it (the `Idempotency-Key` parameter's), in words. */
+export const RETENTION_HOURS_MARKER = '<!-- x-retention-hours -->';
 
 const count = (value: number) => value.toLocaleString('en-US');
 
@@ -78,7 +80,27 @@ export function withRulesProse<Document extends { info: { version: string; descr
     );
     result = { ...document, info: { ...document.info, description: written } };
   }
-  return withBodyLimits(result);
+  return withRetention(withBodyLimits(result));
+}
+
+/** The document with every retention marker replaced by the `x-retention-hours` beside it; a copy only where one is. */
+function withRetention<Document>(document: Document): Document {
+  if (!JSON.stringify(document).includes(RETENTION_HOURS_MARKER)) return document;
+  const copy = structuredClone(document);
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const child of node) visit(child);
+    if (typeof node !== 'object' || node === null) return;
+    const object = node as Record<string, unknown>;
+    if (typeof object.description === 'string' && object.description.includes(RETENTION_HOURS_MARKER)) {
+      const hours = object['x-retention-hours'];
+      if (typeof hours !== 'number' || !Number.isInteger(hours) || hours < 1)
+        throw new Error(`A description says ${RETENTION_HOURS_MARKER} but sets no positive whole x-retention-hours.`);
+      object.description = object.description.replaceAll(RETENTION_HOURS_MARKER, plural(hours, 'hour'));
+    }
+    for (const child of Object.values(object)) visit(child);
+  };
+  visit(copy);
+  return copy;
 }
 
 /** The document with every operation's body-limit marker replaced; a copy only where one is. */

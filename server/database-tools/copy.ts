@@ -17,6 +17,8 @@ export interface CopyReport {
   tables: Array<{ table: string; rows: number; noun: string }>;
   /** Whether the source had a cursor secret (every server start creates one). */
   cursorSecret: boolean;
+  /** Answers kept under `Idempotency-Key`s, copied so that a retry after the move still replays. */
+  idempotencyAnswers: number;
   /** The target, without its password. */
   target: string;
 }
@@ -32,6 +34,7 @@ const BATCH_ROWS = 1_000;
 /** The service's tables copied row for row with their ids; `settings` is copied apart, by key. */
 const API_KEYS = { table: 'api_keys', noun: 'API key' } as const;
 const SETTINGS = 'settings';
+const IDEMPOTENCY_KEYS = 'idempotency_keys';
 
 /**
  * Copies every table of the SQLite database at `sourcePath` (each collection of the contract, the
@@ -60,7 +63,7 @@ export async function copySqliteToPostgres(
       })),
       API_KEYS,
     ];
-    refuseUnknownTables(source, sourcePath, [...copied.map(({ table }) => table), SETTINGS]);
+    refuseUnknownTables(source, sourcePath, [...copied.map(({ table }) => table), SETTINGS, IDEMPOTENCY_KEYS]);
     await migratePostgres(targetUrl, DEFAULT_CONNECT_TIMEOUT_MS, contract);
     source.exec('BEGIN');
     try {
@@ -68,14 +71,15 @@ export async function copySqliteToPostgres(
         inTransaction(client, async () => {
           const tables = copied.map(({ table }) => table);
           // Keeps a server started on the target meanwhile from writing (it waits) until the copy commits.
-          await client.query(`LOCK TABLE ${[...tables, SETTINGS].join(', ')} IN EXCLUSIVE MODE`);
+          await client.query(`LOCK TABLE ${[...tables, SETTINGS, IDEMPOTENCY_KEYS].join(', ')} IN EXCLUSIVE MODE`);
           await refuseOccupied(client, target, copied);
           const counts = [];
           for (const { table, noun } of copied) {
             counts.push({ table, noun, rows: await copyTable(source, client, table, sourcePath) });
           }
           const cursorSecret = await copySettings(source, client);
-          return { tables: counts, cursorSecret, target };
+          const idempotencyAnswers = await copyIdempotencyAnswers(source, client);
+          return { tables: counts, cursorSecret, idempotencyAnswers, target };
         }),
       );
     } finally {
@@ -213,8 +217,37 @@ async function copySettings(source: Database, client: pg.Client): Promise<boolea
   return settings.some(({ key }) => key === CURSOR_SECRET_SETTING);
 }
 
-export function describeCopy({ tables, cursorSecret, target }: CopyReport, sourcePath: string): string {
+/** The kept answers, in batches; they have no id, so they are read in rowid order. */
+async function copyIdempotencyAnswers(source: Database, client: pg.Client): Promise<number> {
+  const columns = ['scope', 'key', 'fingerprint', 'status', 'body', 'location', 'recorded_at'];
+  const types = ['text', 'text', 'text', 'int4', 'text', 'text', 'int8'];
+  const read = statement<[number, number], unknown[]>(
+    source,
+    `SELECT rowid, ${columns.join(', ')} FROM ${IDEMPOTENCY_KEYS} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+  ).raw();
+  const unnest = types.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
+  let copied = 0;
+  let afterRowid = 0;
+  for (;;) {
+    const rows = read.all(afterRowid, BATCH_ROWS);
+    const last = rows.at(-1);
+    if (last === undefined) break;
+    await client.query(
+      `INSERT INTO ${IDEMPOTENCY_KEYS} (${columns.join(', ')}) SELECT * FROM unnest(${unnest})`,
+      columns.map((_, column) => rows.map((row) => row[column + 1])),
+    );
+    copied += rows.length;
+    afterRowid = Number(last[0]);
+  }
+  return copied;
+}
+
+export function describeCopy(
+  { tables, cursorSecret, idempotencyAnswers, target }: CopyReport,
+  sourcePath: string,
+): string {
   const counts = tables.map(({ noun, rows }) => counted(rows, noun));
+  if (idempotencyAnswers > 0) counts.push(counted(idempotencyAnswers, 'kept idempotent answer'));
   if (cursorSecret) counts.push('the cursor secret');
   return `Copied ${listed(counts)} from ${sourcePath} to ${target}.`;
 }

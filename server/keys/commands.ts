@@ -14,8 +14,15 @@ Commands:
   create --plan <plan> [--label TEXT]      create a key; plan is one of ${PLANS.join(', ')}
   create --plan enterprise --per-minute N --per-day N [--label TEXT]
                                            an enterprise key with its own limits
-  list                                     show every key (never the key itself)
+  create ... --expires-in <duration>       a key that stops working after the duration
+  create ... --expires-at <date>           a key that stops working at the date (ISO 8601)
+  rotate <id> --overlap <duration>         a new key with the same plan, limits and label;
+                                           the old one keeps working for the overlap only
+  list                                     show every key (never the key itself) with its
+                                           creation, expiry, revocation and last use
   revoke <id>                              stop a key from working
+
+A duration is a whole number of minutes, hours or days: 30m, 24h, 90d.
 
 The database is PostgreSQL at DATABASE_URL when it is set, otherwise the SQLite file
 DATABASE_PATH (default data/animal-store.db): the one the server uses.
@@ -35,9 +42,10 @@ export interface KeysCommandContext {
 
 type Command =
   | { name: 'help' }
-  | { name: 'create'; key: NewApiKey }
+  | { name: 'create'; key: NewApiKey; expiresInMs?: number }
   | { name: 'list' }
-  | { name: 'revoke'; id: number };
+  | { name: 'revoke'; id: number }
+  | { name: 'rotate'; id: number; overlapMs: number };
 
 const CANONICAL_POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 const CONTROL_CHARACTER = /\p{Cc}/u;
@@ -66,7 +74,7 @@ export async function runKeysCommand(argv: readonly string[], context: KeysComma
     return 2;
   }
   try {
-    return await execute(command, storage.keys, context);
+    return await execute(command, storage.keys, context, context.clock?.now() ?? Date.now());
   } finally {
     await storage.close();
   }
@@ -76,10 +84,17 @@ async function execute(
   command: Exclude<Command, { name: 'help' }>,
   keyStore: KeyStore,
   { stdout, stderr }: KeysCommandContext,
+  now: number,
 ): Promise<number> {
   switch (command.name) {
     case 'create': {
-      const { record, secret } = await keyStore.create(command.key);
+      const key = { ...command.key };
+      if (command.expiresInMs !== undefined) key.expiresAt = new Date(now + command.expiresInMs).toISOString();
+      if (key.expiresAt !== undefined && Date.parse(key.expiresAt) <= now) {
+        stderr.write(`Error: --expires-at ${key.expiresAt} has passed; give a date in the future.\n`);
+        return 2;
+      }
+      const { record, secret } = await keyStore.create(key);
       stdout.write(
         `Created key ${record.id} (${describeKey(record)}).\n` +
           'The key is shown only this once and the service keeps only a hash of it: store it now.\n' +
@@ -97,7 +112,47 @@ async function execute(
       }
       stdout.write(`Revoked key ${command.id}; requests with it now get 401.\n`);
       return 0;
+    case 'rotate': {
+      const rotated = await keyStore.rotate(command.id, command.overlapMs);
+      if (!rotated) {
+        stderr.write(`Error: no active key has the id ${command.id}.\n\n${USAGE}`);
+        return 2;
+      }
+      const { record, secret } = rotated;
+      stdout.write(
+        `Created key ${record.id} (${describeKey(record)}) to replace key ${command.id}, ` +
+          `which stops working at ${minuteOf(new Date(now + command.overlapMs).toISOString())}.\n` +
+          'The key is shown only this once and the service keeps only a hash of it: store it now.\n' +
+          `${secret}\n`,
+      );
+      return 0;
+    }
   }
+}
+
+const DURATION = /^([0-9]+)([mhd])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+function parseDuration(option: string, text: string): number {
+  const [, amount, unit] = DURATION.exec(text) ?? [];
+  const ms = Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  if (amount === undefined || !Number.isSafeInteger(ms)) {
+    throw new UsageError(`${option} must be a whole number of minutes, hours or days (30m, 24h, 90d), not "${text}".`);
+  }
+  return ms;
+}
+
+function parseDate(option: string, text: string): string {
+  // A date with a time needs its zone, so that every instance reads the same instant.
+  const date = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text)
+    ? Date.parse(text)
+    : Number.NaN;
+  if (Number.isNaN(date)) {
+    throw new UsageError(
+      `${option} must be a date (2027-03-01) or a time with its zone (2027-03-01T12:00Z), not "${text}".`,
+    );
+  }
+  return new Date(date).toISOString();
 }
 
 const OPTIONS = {
@@ -105,6 +160,9 @@ const OPTIONS = {
   'per-minute': { type: 'string' },
   'per-day': { type: 'string' },
   label: { type: 'string' },
+  'expires-in': { type: 'string' },
+  'expires-at': { type: 'string' },
+  overlap: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -136,8 +194,30 @@ function parseCommand(argv: readonly string[]): Command {
       if (values['per-minute'] !== undefined)
         key.perMinute = parsePositiveInteger('--per-minute', values['per-minute']);
       if (values['per-day'] !== undefined) key.perDay = parsePositiveInteger('--per-day', values['per-day']);
+      if (values.overlap !== undefined) throw new UsageError('The create command takes no --overlap option.');
+      if (values['expires-in'] !== undefined && values['expires-at'] !== undefined)
+        throw new UsageError('Give --expires-in or --expires-at, not both.');
+      if (values['expires-at'] !== undefined) key.expiresAt = parseDate('--expires-at', values['expires-at']);
       assertValidNewApiKey(key);
+      if (values['expires-in'] !== undefined) {
+        return { name: 'create', key, expiresInMs: parseDuration('--expires-in', values['expires-in']) };
+      }
       return { name: 'create', key };
+    }
+    case 'rotate': {
+      refuseOptions(['overlap']);
+      refuseOperands(1);
+      const [id] = operands;
+      if (id === undefined) throw new UsageError('The rotate command needs the id of the key.');
+      if (values.overlap === undefined)
+        throw new UsageError(
+          'The rotate command needs --overlap: how long the old key keeps working (0m for not at all).',
+        );
+      return {
+        name: 'rotate',
+        id: parsePositiveInteger('The key id', id),
+        overlapMs: parseDuration('--overlap', values.overlap),
+      };
     }
     case 'list':
       refuseOptions([]);
@@ -177,12 +257,18 @@ function describeLimits(record: ApiKeyRecord): string {
 
 function describeKey(record: ApiKeyRecord): string {
   const label = record.label === null ? '' : `, label "${record.label}"`;
-  return `plan ${record.plan}: ${describeLimits(record)}${label}`;
+  const expiry = record.expiresAt === null ? '' : `, expires ${minuteOf(record.expiresAt)}`;
+  return `plan ${record.plan}: ${describeLimits(record)}${label}${expiry}`;
+}
+
+/** An instant as the table shows it, to the minute: `2026-11-21T09:30Z`. */
+function minuteOf(iso: string): string {
+  return `${iso.slice(0, 16)}Z`;
 }
 
 function formatKeyTable(records: readonly ApiKeyRecord[]): string {
   if (records.length === 0) return 'No API keys yet. Create one with: npm run keys -- create --plan free\n';
-  const header = ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED'];
+  const header = ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'];
   const rows = [
     header,
     ...records.map((record) => [
@@ -190,8 +276,10 @@ function formatKeyTable(records: readonly ApiKeyRecord[]): string {
       record.label ?? '-',
       record.plan,
       describeLimits(record),
-      record.createdAt,
-      record.revokedAt ?? '-',
+      minuteOf(record.createdAt),
+      record.expiresAt === null ? '-' : minuteOf(record.expiresAt),
+      record.revokedAt === null ? '-' : minuteOf(record.revokedAt),
+      record.lastUsedAt === null ? '-' : minuteOf(record.lastUsedAt),
     ]),
   ];
   const widths = header.map((_, column) => Math.max(...rows.map((row) => [...inColumn(row, column)].length)));

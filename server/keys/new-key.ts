@@ -1,6 +1,6 @@
 // A new key as the operator asks for it: checked, given its secret, and turned into the row every
 // store inserts. Server-side only: it draws random bytes and hashes with node:crypto.
-import type { NewApiKey } from '../../core/keys/key-store.ts';
+import type { ApiKeyRecord, NewApiKey } from '../../core/keys/key-store.ts';
 import { isPlan, PLANS, type Plan } from '../../core/keys/plans.ts';
 import { API_KEY_PREFIX, generateApiKey, hashKey, isWellFormedApiKey } from './api-key.ts';
 
@@ -49,6 +49,7 @@ export type NewKeyColumns = [
   perDay: number | null,
   keyHash: string,
   createdAt: string,
+  expiresAt: string | null,
 ];
 
 /**
@@ -60,6 +61,29 @@ export function newKeyRow(key: NewApiKey, createdAt: string): { secret: string; 
   const secret = key.secret ?? generateApiKey();
   return {
     secret,
-    columns: [key.label ?? null, key.plan, key.perMinute ?? null, key.perDay ?? null, hashKey(secret), createdAt],
+    columns: [
+      key.label ?? null,
+      key.plan,
+      key.perMinute ?? null,
+      key.perDay ?? null,
+      hashKey(secret),
+      createdAt,
+      key.expiresAt ?? null,
+    ],
+  };
+}
+
+/** Whether `key` has reached its expiry at `now` (milliseconds). */
+export function isExpired(key: Pick<ApiKeyRecord, 'expiresAt'>, now: number): boolean {
+  return key.expiresAt !== null && Date.parse(key.expiresAt) <= now;
+}
+
+/** The key a rotation issues for `old`: its plan, limits and label. */
+export function successorOf(old: ApiKeyRecord): NewApiKey {
+  return {
+    plan: old.plan,
+    ...(old.label !== null && { label: old.label }),
+    ...(old.perMinute !== null && { perMinute: old.perMinute }),
+    ...(old.perDay !== null && { perDay: old.perDay }),
   };
 }

@@ -67,6 +67,34 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pets_status_id ON pets (status, id);
     `,
   },
+  {
+    version: 3,
+    // The first answer to each Idempotency-Key of each API key (scope), replayed to its repeats.
+    // recorded_at is milliseconds on the service's clock; the index finds the expired ones to sweep.
+    sql: `
+      CREATE TABLE idempotency_keys (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        location TEXT,
+        recorded_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      ) STRICT;
+      CREATE INDEX idempotency_keys_recorded_at ON idempotency_keys (recorded_at);
+    `,
+  },
+  {
+    version: 4,
+    // A key's lifecycle: when it expires, the minute it was last used, and for a key issued by
+    // rotating another, the key whose rate-limit windows and bans it shares (null: its own).
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+      ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;
+      ALTER TABLE api_keys ADD COLUMN lineage_id INTEGER;
+    `,
+  },
 ];
 
 /**

@@ -3,6 +3,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Contract } from '../../contract/index.ts';
 import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../core/collections/store.ts';
+import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../core/idempotency/store.ts';
 import { StorageUnavailableError } from '../../core/store/storage-error.ts';
 import { changeDetector } from './change-detector.ts';
 import {
@@ -18,7 +19,15 @@ import {
 import { GroupCommit } from './group-commit.ts';
 import { ReadCache } from './read-cache.ts';
 import { withSqlite } from './sqlite-errors.ts';
+import { SqliteIdempotencyStore } from './sqlite-idempotency.ts';
 import { statement } from './statement-cache.ts';
+
+/** A create waiting for its group commit, with its claim on an idempotency key if it has one. */
+interface PendingCreate {
+  fields: Record<string, unknown>;
+  claim?: IdempotencyClaim;
+  answerOf?: (item: Item) => KeptAnswer;
+}
 
 /** Bounds of the read caches: popular pages and items are read again and again between writes. */
 const CACHED_PAGES = 1_000;
@@ -82,9 +91,13 @@ function addedColumn(db: Database, table: CollectionTable, field: CollectionTabl
 }
 
 /** A store for each of the contract's collections, on `db` (synced first). */
-export function sqliteCollectionStores(db: Database, contract: Contract): CollectionStores {
+export function sqliteCollectionStores(
+  db: Database,
+  contract: Contract,
+  idempotency = new SqliteIdempotencyStore(db),
+): CollectionStores {
   const stores = new Map(
-    collectionTables(contract).map((table) => [table.name, new SqliteCollectionStore(db, table)] as const),
+    collectionTables(contract).map((table) => [table.name, new SqliteCollectionStore(db, table, idempotency)] as const),
   );
   return (name) => {
     const store = stores.get(name);
@@ -100,9 +113,9 @@ export class SqliteCollectionStore implements CollectionStore {
   readonly #get: Statement<[number], Item>;
   readonly #pages: ReadCache<Page>;
   readonly #items: ReadCache<Item>;
-  readonly #creates: GroupCommit<Record<string, unknown>, Item>;
+  readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
 
-  constructor(db: Database, table: CollectionTable) {
+  constructor(db: Database, table: CollectionTable, idempotency: SqliteIdempotencyStore) {
     this.#db = db;
     this.#table = table;
     this.#read = rowReader('sqlite', table);
@@ -118,14 +131,20 @@ export class SqliteCollectionStore implements CollectionStore {
     // Group commit: the items created in one turn of the event loop share one transaction, so one
     // fsync (synchronous = FULL) acknowledges them all instead of one fsync per item.
     // IMMEDIATE: the write lock is taken (or waited for, busy_timeout) at BEGIN.
-    const insertAll = db.transaction((items: Array<Record<string, unknown>>) =>
-      items.map((fields) => {
+    const insertAll = db.transaction((items: PendingCreate[]) =>
+      items.map(({ fields, claim, answerOf }): CreateOnceOutcome<Item> => {
+        // Another process on the file may have committed this key since the request looked.
+        const kept = claim && idempotency.findNow(claim);
+        if (kept) return { kept };
         // `all`, never `get`: `get` stops at the returned row and resets the statement, which
         // (outside a transaction) commits and drops the commit's error (a full disk), so an item
         // that was never stored would get its 201. `all` runs the statement to its end.
         const [stored] = insert.all(...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])));
         if (!stored) throw new Error(`SQLite returned no row for an inserted ${table.collection.noun}.`);
-        return this.#read(stored);
+        const created = this.#read(stored);
+        // In the batch's transaction: the answer commits with the item, or neither does.
+        if (claim && answerOf) idempotency.recordNow(claim, answerOf(created));
+        return { created };
       }),
     ).immediate;
     this.#creates = new GroupCommit((items) =>
@@ -143,7 +162,18 @@ export class SqliteCollectionStore implements CollectionStore {
   async create(fields: Record<string, unknown>): Promise<Item> {
     // Checked before queueing: a value no engine can store refuses only its own create.
     assertStorable('sqlite', this.#table, fields);
-    return await this.#creates.submit(fields);
+    const outcome = await this.#creates.submit({ fields });
+    if (!('created' in outcome)) throw new Error('A create without an idempotency key found a kept answer.');
+    return outcome.created;
+  }
+
+  async createOnce(
+    fields: Record<string, unknown>,
+    claim: IdempotencyClaim,
+    answerOf: (item: Item) => KeptAnswer,
+  ): Promise<CreateOnceOutcome<Item>> {
+    assertStorable('sqlite', this.#table, fields);
+    return await this.#creates.submit({ fields, claim, answerOf });
   }
 
   async get(id: number): Promise<Item | undefined> {

@@ -5,6 +5,7 @@ import { openDatabase } from '../database.ts';
 import { SqliteKeyStore } from '../keys/sqlite-key-store.ts';
 import { sqliteCollectionStores } from './sqlite-collections.ts';
 import { withSqlite } from './sqlite-errors.ts';
+import { SqliteIdempotencyStore } from './sqlite-idempotency.ts';
 import { statement } from './statement-cache.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from './storage.ts';
 import { getOrCreateSecret } from './stored-secret.ts';
@@ -20,8 +21,10 @@ export function openSqliteStorage(
 ): Storage {
   const db = openDatabase(path, contract);
   try {
+    const idempotency = new SqliteIdempotencyStore(db);
     return {
-      collections: sqliteCollectionStores(db, contract),
+      collections: sqliteCollectionStores(db, contract, idempotency),
+      idempotency,
       keys: new SqliteKeyStore(db, clock),
       cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
       async ping() {

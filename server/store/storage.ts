@@ -2,6 +2,7 @@
 // PostgreSQL shared by several instances).
 
 import type { CollectionStores } from '../../core/collections/store.ts';
+import type { IdempotencyStore } from '../../core/idempotency/store.ts';
 import type { KeyStore } from '../../core/keys/key-store.ts';
 
 /** The setting that holds the cursor secret, in either engine's `settings` table. */
@@ -11,6 +12,8 @@ export interface Storage {
   /** The contract's collections (`pets`, `store_orders`), each in its table. */
   collections: CollectionStores;
   keys: KeyStore;
+  /** The answers kept under `Idempotency-Key`s; creates record theirs through `collections`. */
+  idempotency: IdempotencyStore;
   /** Signs pagination cursors; kept in the database, so every instance and restart accepts them. */
   cursorSecret: Uint8Array;
   /** Resolves when the engine answers a query; rejects with StorageUnavailableError otherwise. */

@@ -56,6 +56,7 @@ export interface SentRequest {
   method: string;
   url: string;
   authorization: string | null;
+  idempotencyKey: string | null;
   body: string;
 }
 
@@ -71,6 +72,7 @@ export function scriptedFetch(...script: Array<Response | Error>) {
       method: request.method,
       url: request.url,
       authorization: request.headers.get('Authorization'),
+      idempotencyKey: request.headers.get('Idempotency-Key'),
       body: await request.text(),
     });
     const next = queue.shift();

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createAnimalStoreClient, type RetryOptions } from '../../client/index.ts';
+import { retryingFetch } from '../../client/retrying-fetch.ts';
 import { defined } from '../support/defined.ts';
+import { createTestApp } from '../support/test-app.ts';
 import {
   BASE_URL,
   clientOfTestApp,
@@ -245,13 +247,109 @@ describe('createAnimalStoreClient: retrying network failures', () => {
     expect(sent).toHaveLength(3);
   });
 
-  it('never resends a POST whose fetch rejected: the animal may have been stored', async () => {
+  it('resends a create whose fetch rejected with the same Idempotency-Key, so the service answers it once', async () => {
     const failure = new TypeError('fetch failed');
-    const { client, sent, waits } = scriptedClient([failure, jsonResponse(pet, 201)]);
+    const { client, sent } = scriptedClient([failure, jsonResponse(pet, 201)], { random: () => 0 });
 
-    await expect(client.POST('/pets', { body: newPet })).rejects.toBe(failure);
+    const { data } = await client.POST('/pets', { body: newPet });
+
+    expect(data).toEqual(pet);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]?.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(sent[1]?.idempotencyKey).toBe(sent[0]?.idempotencyKey);
+    expect(sent[1]?.body).toBe(JSON.stringify(newPet));
+  });
+
+  it('never resends a POST without an Idempotency-Key whose fetch rejected: it may have been stored', async () => {
+    const failure = new TypeError('fetch failed');
+    const { fetch, sent } = scriptedFetch(failure, jsonResponse(pet, 201));
+    const { waits, sleep } = recordingSleep();
+    const send = retryingFetch(fetch, { sleep });
+
+    await expect(send(new Request(`${BASE_URL}/pets`, { method: 'POST', body: '{}' }))).rejects.toBe(failure);
     expect(sent).toHaveLength(1);
     expect(waits).toEqual([]);
+  });
+});
+
+describe('createAnimalStoreClient: Idempotency-Key on creates', () => {
+  it('sends a fresh key with every create, and the same key with each of its retries', async () => {
+    const unavailable = () =>
+      jsonResponse({ code: 'service_unavailable', message: 'Retry.', status: 503 }, 503, { 'Retry-After': '1' });
+    const { client, sent } = scriptedClient([unavailable(), jsonResponse(pet, 201), jsonResponse(pet, 201)]);
+
+    await client.POST('/pets', { body: newPet });
+    await client.POST('/pets', { body: newPet });
+
+    const [first, retry, second] = sent.map(({ idempotencyKey }) => idempotencyKey);
+    expect(first).toEqual(expect.any(String));
+    expect(retry).toBe(first);
+    expect(second).toEqual(expect.any(String));
+    expect(second).not.toBe(first);
+  });
+
+  it('keeps a key the caller chose', async () => {
+    const { client, sent } = scriptedClient([jsonResponse(pet, 201)]);
+
+    await client.POST('/pets', { body: newPet, params: { header: { 'Idempotency-Key': 'order-7-pet' } } });
+
+    expect(sent[0]?.idempotencyKey).toBe('order-7-pet');
+  });
+
+  it('sends no key with a GET', async () => {
+    const { client, sent } = scriptedClient([jsonResponse([pet])]);
+
+    await client.GET('/pets');
+
+    expect(sent[0]?.idempotencyKey).toBeNull();
+  });
+
+  it('waits out a 409 idempotency_key_in_progress and gets the first answer', async () => {
+    const { client, sent, waits } = scriptedClient([
+      jsonResponse({ code: 'idempotency_key_in_progress', message: 'Wait.', status: 409 }, 409, { 'Retry-After': '1' }),
+      jsonResponse(pet, 201, { 'Idempotent-Replayed': 'true' }),
+    ]);
+
+    const { data } = await client.POST('/pets', { body: newPet });
+
+    expect(data).toEqual(pet);
+    expect(waits).toEqual([1_000]);
+    expect(sent[1]?.idempotencyKey).toBe(sent[0]?.idempotencyKey);
+  });
+
+  it('answers a 422 idempotency_key_reused at once', async () => {
+    const { client, sent } = scriptedClient([
+      jsonResponse({ code: 'idempotency_key_reused', message: 'Reused.', status: 422 }, 422),
+    ]);
+
+    const { error } = await client.POST('/pets', { body: newPet, params: { header: { 'Idempotency-Key': 'k' } } });
+
+    expect(error?.code).toBe('idempotency_key_reused');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('creates one animal on the real server when the answer to a create is lost and the create retried', async () => {
+    const app = await createTestApp();
+    onTestFinished(() => app.close());
+    let answers = 0;
+    const client = createAnimalStoreClient({
+      baseUrl: BASE_URL,
+      apiKey: app.apiKey,
+      // The server stores the animal, but its first answer never reaches the client.
+      fetch: async (request) => {
+        const response = await app.app.fetch(request);
+        answers += 1;
+        if (answers === 1) throw new TypeError('fetch failed');
+        return response;
+      },
+      retry: { sleep: async () => {} },
+    });
+
+    const { data, response } = await client.POST('/pets', { body: newPet });
+
+    expect(response.status).toBe(201);
+    expect(response.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await app.pets.list({ limit: 10 })).items).toEqual([data]);
   });
 });
 

@@ -104,6 +104,24 @@ describe('startStatefulMock', { timeout: 30_000 }, () => {
       expect(pet.id).toBeGreaterThan(Math.max(...seededPets(mock).map((seeded) => seeded.id)));
     });
 
+    it('replays a create repeated with its Idempotency-Key, as the service does, creating one pet', async () => {
+      const body = JSON.stringify(exampleValue('NewPetWithStatus'));
+      const post = () => request('/v1/pets', { method: 'POST', body, headers: { 'Idempotency-Key': 'mock-retry-1' } });
+      const first = await post();
+      const again = await post();
+
+      expect(again.status).toBe(201);
+      expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(again.headers.get('Location')).toBe(first.headers.get('Location'));
+      expect(await again.text()).toBe(await first.text());
+      const reused = await request('/v1/pets', {
+        method: 'POST',
+        body: JSON.stringify(exampleValue('NewPetMinimal')),
+        headers: { 'Idempotency-Key': 'mock-retry-1' },
+      });
+      await expectContractError(reused, 422, 'idempotency_key_reused');
+    });
+
     it('goes back to the seed on POST /__mock/reset (204): created pets are gone, seeded ones back', async () => {
       const created = (await (await createPet(exampleValue('NewPetWithStatus'))).json()) as Pet;
       expect((await request(`/v1/pets/${created.id}`)).status).toBe(200);

@@ -188,5 +188,20 @@ describe('startMock with the contract examples', { timeout: 30_000 }, () => {
       expect(pet.id).toBeGreaterThan(largestId);
       expect(response.headers.get('Location')).toBe(`/v1/pets/${pet.id}`);
     });
+
+    it('checks an Idempotency-Key as the service does, answering 400 invalid_idempotency_key naming it', async () => {
+      const response = await createPet(JSON.stringify(exampleValue('NewPetMinimal')), { 'Idempotency-Key': 'a b' });
+      const { message } = await expectContractError(response, 400, 'invalid_idempotency_key');
+      expect(message).toMatch(/Idempotency-Key/);
+    });
+
+    it('answers a create with a valid Idempotency-Key as the contract declares, each time afresh: it keeps nothing', async () => {
+      const send = () =>
+        createPet(JSON.stringify(exampleValue('NewPetMinimal')), { 'Idempotency-Key': 'static-mock-key' });
+      for (const response of [await send(), await send()]) {
+        expect(response.status).toBe(201);
+        expect(response.headers.get('Idempotent-Replayed')).toBeNull();
+      }
+    });
   });
 });

@@ -38,12 +38,12 @@ describe('createPet', () => {
     expect(resolve(jsonContent(response('createPet', status)).schema ?? {})).toBe(componentSchema('Error'));
   });
 
-  it('declares exactly the responses 201, 400, 401, 413, 415, 429, 500 and 503', () => {
+  it('declares exactly the responses 201, 400, 401, 409, 413, 415, 422, 429, 500 and 503', () => {
     expect(
       responses('createPet')
         .map(([status]) => status)
         .sort(),
-    ).toEqual(['201', '400', '401', '413', '415', '429', '500', '503']);
+    ).toEqual(['201', '400', '401', '409', '413', '415', '422', '429', '500', '503']);
   });
 });
 
@@ -82,3 +82,35 @@ function createPetBodyLimit(): number {
   if (limit === undefined) throw new Error('createPet sets no x-max-body-bytes');
   return limit;
 }
+
+describe.each(['createPet', 'createOrder'])('%s Idempotency-Key', (operationId) => {
+  const parameter = () =>
+    (operation(operationId).operation.parameters ?? [])
+      .map((node) => resolve(node) as unknown as Record<string, unknown>)
+      .find((found) => found.in === 'header' && found.name === 'Idempotency-Key');
+
+  it('takes an optional Idempotency-Key header of 1 to 255 visible ASCII characters', () => {
+    const declared = parameter();
+    expect(declared?.required).toBe(false);
+    const schema = declared?.schema as object;
+    for (const key of ['a', '~'.repeat(255), '3f0c1d0e-8a4b-4c8e-9b7a-2d5e6f708192'])
+      expect(accepts(schema, key), key).toBe(true);
+    for (const key of ['', 'k'.repeat(256), 'two words', 'clé', 'tab\there'])
+      expect(accepts(schema, key), key).toBe(false);
+  });
+
+  it('states the retention its x-retention-hours sets, as written from it', () => {
+    const declared = parameter();
+    const hours = declared?.['x-retention-hours'];
+    expect(hours).toEqual(expect.any(Number));
+    expect(declared?.description).toContain(`For ${hours} hours`);
+    expect(declared?.description).not.toContain('<!-- x-retention-hours -->');
+  });
+
+  it('marks a replayed 201 with Idempotent-Replayed, and answers 409 and 422 with Error bodies', () => {
+    expect(header(response(operationId, '201'), 'Idempotent-Replayed')).toBeDefined();
+    for (const status of ['409', '422'])
+      expect(resolve(jsonContent(response(operationId, status)).schema ?? {})).toBe(componentSchema('Error'));
+    expect(header(response(operationId, '409'), 'Retry-After')).toBeDefined();
+  });
+});

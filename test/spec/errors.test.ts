@@ -30,6 +30,9 @@ const decidedCodes = [
   'key_banned',
   'gone',
   'internal_error',
+  'invalid_idempotency_key',
+  'idempotency_key_in_progress',
+  'idempotency_key_reused',
 ];
 
 const enumCodes = () => keywords(propertyOf(componentSchema('Error'), 'code')).enum as string[];
@@ -109,7 +112,12 @@ describe('error codes', () => {
 
   it.each([
     ['listPets', '400', ['invalid_cursor', 'validation_failed']],
-    ['createPet', '400', ['malformed_json', 'validation_failed']],
+    ['createPet', '400', ['invalid_idempotency_key', 'malformed_json', 'validation_failed']],
+    ['createOrder', '400', ['invalid_idempotency_key', 'malformed_json', 'validation_failed']],
+    ['createPet', '409', ['idempotency_key_in_progress']],
+    ['createOrder', '409', ['idempotency_key_in_progress']],
+    ['createPet', '422', ['idempotency_key_reused']],
+    ['createOrder', '422', ['idempotency_key_reused']],
     ['getPet', '400', ['validation_failed']],
     ['getPet', '404', ['not_found']],
     ['getPet', '410', ['gone']],

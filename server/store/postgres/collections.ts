@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import type { Contract } from '../../../contract/index.ts';
 import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
+import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {
   assertStorable,
   COLUMN_TYPES,
@@ -13,6 +14,7 @@ import {
   selectList,
   toColumn,
 } from '../collection-tables.ts';
+import { PostgresIdempotencyStore } from './idempotency.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
 /**
@@ -73,9 +75,15 @@ async function addedColumn(client: pg.Client, table: CollectionTable, field: Col
 }
 
 /** A store for each of the contract's collections, on the pool. */
-export function postgresCollectionStores(pool: pg.Pool, contract: Contract): CollectionStores {
+export function postgresCollectionStores(
+  pool: pg.Pool,
+  contract: Contract,
+  idempotency = new PostgresIdempotencyStore(pool),
+): CollectionStores {
   const stores = new Map(
-    collectionTables(contract).map((table) => [table.name, new PostgresCollectionStore(pool, table)] as const),
+    collectionTables(contract).map(
+      (table) => [table.name, new PostgresCollectionStore(pool, table, idempotency)] as const,
+    ),
   );
   return (name) => {
     const store = stores.get(name);
@@ -95,9 +103,11 @@ export class PostgresCollectionStore implements CollectionStore {
   readonly #insert: NamedStatement;
   readonly #get: NamedStatement;
   readonly #pages = new Map<string, NamedStatement>();
+  readonly #idempotency: PostgresIdempotencyStore;
 
-  constructor(pool: pg.Pool, table: CollectionTable) {
+  constructor(pool: pg.Pool, table: CollectionTable, idempotency: PostgresIdempotencyStore) {
     this.#pool = pool;
+    this.#idempotency = idempotency;
     this.#table = table;
     this.#read = rowReader('postgres', table);
     const columns = table.fields.map((field) => field.column);
@@ -112,8 +122,21 @@ export class PostgresCollectionStore implements CollectionStore {
     assertStorable('postgres', this.#table, fields);
     // A single statement outside a transaction commits before PostgreSQL answers, so the item is
     // stored (flushed to PostgreSQL's log, with the default synchronous_commit) once this resolves.
+    return this.#insertOn(this.#pool, fields);
+  }
+
+  async createOnce(
+    fields: Record<string, unknown>,
+    claim: IdempotencyClaim,
+    answerOf: (item: Item) => KeptAnswer,
+  ): Promise<CreateOnceOutcome<Item>> {
+    assertStorable('postgres', this.#table, fields);
+    return this.#idempotency.createOnce(claim, (client) => this.#insertOn(client, fields), answerOf);
+  }
+
+  async #insertOn(db: pg.Pool | pg.PoolClient, fields: Record<string, unknown>): Promise<Item> {
     const { rows } = await execute<Item>(
-      this.#pool,
+      db,
       this.#insert,
       this.#table.fields.map((field) => toColumn('postgres', field, fields[field.name])),
     );

@@ -49,6 +49,32 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     // needs no migration.
     sql: 'ALTER TABLE pets DROP CONSTRAINT IF EXISTS pets_status_check',
   },
+  {
+    version: 3,
+    // As SQLite's third step: the first answer to each Idempotency-Key of each API key.
+    sql: `
+      CREATE TABLE idempotency_keys (
+        scope text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        status integer NOT NULL,
+        body text NOT NULL,
+        location text,
+        recorded_at bigint NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX idempotency_keys_recorded_at ON idempotency_keys (recorded_at);
+    `,
+  },
+  {
+    version: 4,
+    // As SQLite's fourth step: a key's expiry, last use and rate-limit line.
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN expires_at timestamptz;
+      ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz;
+      ALTER TABLE api_keys ADD COLUMN lineage_id bigint;
+    `,
+  },
 ];
 
 /**

@@ -11,6 +11,7 @@ import {
   describePostgresUrl,
 } from './connection.ts';
 import { withPostgres } from './errors.ts';
+import { PostgresIdempotencyStore } from './idempotency.ts';
 import { PostgresKeyStore } from './key-store.ts';
 import { migratePostgres } from './migrations.ts';
 import { getOrCreatePostgresSecret } from './stored-secret.ts';
@@ -56,8 +57,10 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   pool.on('error', () => {});
   try {
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);
+    const idempotency = new PostgresIdempotencyStore(pool);
     return {
-      collections: postgresCollectionStores(pool, contract),
+      collections: postgresCollectionStores(pool, contract, idempotency),
+      idempotency,
       keys: new PostgresKeyStore(pool, clock),
       cursorSecret,
       async ping() {

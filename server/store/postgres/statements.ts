@@ -9,7 +9,7 @@ export interface NamedStatement {
 
 /** Runs `statement` with `values` on a connection of the pool; unreachable PostgreSQL becomes `StorageUnavailableError`. */
 export function execute<Row extends pg.QueryResultRow>(
-  pool: pg.Pool,
+  pool: pg.Pool | pg.PoolClient,
   statement: NamedStatement,
   values: unknown[],
 ): Promise<pg.QueryResult<Row>> {

@@ -3,9 +3,17 @@ import type { Pet } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
 import { responseCase, statefulIt } from '../support/cases.ts';
 import { type ApiRequest, errorCode, expectStatus, send } from '../support/client.ts';
+import { idempotencyCases } from '../support/idempotency.ts';
 import { createPet, EXAMPLE_NEW_PET, requestFromLink } from '../support/pets.ts';
 
+let created = 0;
+
 describe('createPet: POST /pets', () => {
+  idempotencyCases('createPet', '/pets', async () => {
+    created += 1;
+    return { name: `Idem ${created}`, categoryId: 3 };
+  });
+
   responseCase(
     'createPet',
     201,

@@ -3,6 +3,7 @@ import type { NewOrder, Order } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
 import { responseCase, statefulIt } from '../support/cases.ts';
 import { type ApiRequest, errorCode, expectStatus, send } from '../support/client.ts';
+import { idempotencyCases } from '../support/idempotency.ts';
 import { createPet, LARGEST_ID, nextLink, requestFromLink } from '../support/pets.ts';
 
 /** Places an order for an animal created for it, and returns the order as the 201 carried it. */
@@ -64,6 +65,8 @@ describe('listOrders: GET /store/orders (experimental)', () => {
 });
 
 describe('createOrder: POST /store/orders (experimental)', () => {
+  idempotencyCases('createOrder', '/store/orders', async () => ({ petId: (await createPet()).pet.id, quantity: 1 }));
+
   responseCase('createOrder', 201, 'with the order as stored, placed, and its Location', async (call) => {
     const { pet } = await createPet();
     const response = await call({ path: '/store/orders', json: { petId: pet.id, quantity: 2 } satisfies NewOrder });

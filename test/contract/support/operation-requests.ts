@@ -28,6 +28,18 @@ export interface Flawed extends Generated {
  */
 const SERVICE_ISSUED: ReadonlyMap<string, string> = new Map([['cursor', 'invalid_cursor']]);
 
+/**
+ * The code that refuses a header parameter's bad value. A valid request leaves header parameters
+ * out: whether an `Idempotency-Key` is accepted depends on what it was sent with before.
+ */
+const HEADER_CODES: ReadonlyMap<string, string> = new Map([['Idempotency-Key', 'invalid_idempotency_key']]);
+
+/**
+ * Header text that HTTP can carry as it is: no control character, and no white space at either
+ * end, which the client would trim away.
+ */
+const sendableAsHeader = (text: string) => /^(?:[!-~\x80-\xff](?:[ -~\x80-\xff]*[!-~\x80-\xff])?)?$/.test(text);
+
 function parametersOf(operationId: OperationId): ParameterObject[] {
   return (operation(operationId).operation.parameters ?? []).map((parameter) => resolve<ParameterObject>(parameter));
 }
@@ -55,10 +67,11 @@ function validText(parameter: ParameterObject): fc.Arbitrary<string> {
 interface Parts {
   query: Record<string, string>;
   path: Record<string, string>;
+  header?: Record<string, string>;
   json?: unknown;
 }
 
-function build(operationId: OperationId, { query, path, json }: Parts): Generated {
+function build(operationId: OperationId, { query, path, header, json }: Parts): Generated {
   return {
     operationId,
     method: operation(operationId).method,
@@ -66,6 +79,7 @@ function build(operationId: OperationId, { query, path, json }: Parts): Generate
       encodeURIComponent(defined(path[name], `a value for path parameter ${name}`)),
     ),
     query,
+    ...(header === undefined ? {} : { headers: header }),
     ...(json === undefined ? {} : { json }),
   };
 }
@@ -98,7 +112,7 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
   const valid = validParts(operationId);
   const mutations: fc.Arbitrary<Flawed>[] = [];
   for (const parameter of parametersOf(operationId)) {
-    const location = parameter.in as 'query' | 'path';
+    const location = parameter.in as 'query' | 'path' | 'header';
     const withValue = (parts: Parts, value: unknown, flaw: string, code: string): Flawed => ({
       ...build(operationId, { ...parts, [location]: { ...parts[location], [parameter.name]: String(value) } }),
       flaw: `${location} parameter ${parameter.name} ${flaw}`,
@@ -106,11 +120,17 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
       field: parameter.name,
     });
     const invalid = invalidValues(parameter.schema, 'text')?.filter(
-      (candidate) => location !== 'path' || !reshapesPath(String(candidate.value)),
+      (candidate) =>
+        (location !== 'path' || !reshapesPath(String(candidate.value))) &&
+        (location !== 'header' || sendableAsHeader(String(candidate.value))),
     );
+    const invalidCode =
+      location === 'header'
+        ? defined(HEADER_CODES.get(parameter.name), `the code refusing header parameter ${parameter.name}`)
+        : 'validation_failed';
     if (invalid)
       mutations.push(
-        fc.tuple(valid, invalid).map(([parts, { value, flaw }]) => withValue(parts, value, flaw, 'validation_failed')),
+        fc.tuple(valid, invalid).map(([parts, { value, flaw }]) => withValue(parts, value, flaw, invalidCode)),
       );
     const issuedOnlyCode = SERVICE_ISSUED.get(parameter.name);
     if (issuedOnlyCode !== undefined) {

@@ -71,8 +71,16 @@ async function seededSqlite() {
   }
   const revoked = await storage.keys.create({ plan: 'free', label: 'old app' });
   const active = await storage.keys.create({ plan: 'pro', label: 'web shop' });
-  const enterprise = await storage.keys.create({ plan: 'enterprise', perMinute: 5_000, perDay: 2_000_000 });
+  const enterprise = await storage.keys.create({
+    plan: 'enterprise',
+    perMinute: 5_000,
+    perDay: 2_000_000,
+    expiresAt: '2099-01-01T00:00:00.000Z',
+  });
   await storage.keys.revoke(revoked.record.id);
+  // Its last use, recorded to the minute, is copied with the rest of the key.
+  await storage.keys.findActive(active.secret);
+  await expect.poll(async () => (await storage.keys.list())[1]?.lastUsedAt).not.toBeNull();
   // Every other collection of the contract holds the items of its examples.
   const others = new Map<string, Item[]>();
   for (const [name, items] of exampleItems(loadContract())) {
@@ -143,6 +151,35 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     const issued = cursorCodec(source.cursorSecret).encode({ ...position, afterId: 40 });
     expect(cursorCodec(target.cursorSecret).decode(issued, position, ['status'])).toBe(40);
   }, 30_000);
+
+  it('carries the answers kept under Idempotency-Keys, so a retry after the move replays instead of creating again', async () => {
+    const path = join(tempDir(), 'animal-store.db');
+    const storage = openSqliteStorage(path, clock);
+    const claim = { scope: '1', key: 'retry-me', fingerprint: 'f1', now: clock.now(), notBefore: 0 };
+    const outcome = await petsIn(storage).createOnce(
+      { name: 'Rex', categoryId: 1, status: 'available' },
+      claim,
+      (pet) => ({
+        fingerprint: claim.fingerprint,
+        status: 201,
+        body: JSON.stringify(pet),
+        location: `/v1/pets/${pet.id}`,
+      }),
+    );
+    await storage.close();
+    const url = await emptyPostgres();
+
+    const result = await run(['copy', '--from', path, '--to', url]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('1 kept idempotent answer');
+    const target = await openPostgres(url);
+    expect(await target.idempotency.find(claim)).toEqual({
+      fingerprint: 'f1',
+      status: 201,
+      body: JSON.stringify('created' in outcome && outcome.created),
+      location: '/v1/pets/1',
+    });
+  });
 
   it('continues ids after the highest the source ever gave, also that of a deleted pet', async () => {
     const source = await seededSqlite();

@@ -51,6 +51,12 @@ function accessLines(app: TestApp): Record<string, unknown>[] {
   return app.logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => 'path' in line);
 }
 
+const NEW_PET = { name: 'Rex', categoryId: 1 };
+
+function postWithKey(app: TestApp, body: unknown, key: string): Promise<Response> {
+  return Promise.resolve(app.request('/v1/pets', { method: 'POST', json: body, headers: { 'Idempotency-Key': key } }));
+}
+
 describe('errors', () => {
   it.each([...unknownPaths().map((path) => `/v1${path}`), '/pets', '/v1', '/nope'])(
     'answers the unknown path %s with 404 not_found naming it',
@@ -106,7 +112,10 @@ describe('errors', () => {
     },
   );
 
-  it('uses only documented codes for every error, each with its status in the contract, and produces every documented code', async () => {
+  // Some twenty apps, each with its database: seconds on a loaded machine.
+  it('uses only documented codes for every error, each with its status in the contract, and produces every documented code', {
+    timeout: 30_000,
+  }, async () => {
     const cases: [string, Send][] = [
       ['invalid limit', (app) => app.request('/v1/pets?limit=0')],
       ['invalid status', (app) => app.request('/v1/pets?status=lost')],
@@ -114,6 +123,34 @@ describe('errors', () => {
       ['invalid petId', (app) => app.request('/v1/pets/0')],
       ['invalid body', (app) => postRaw(app, '{"name":""}')],
       ['malformed JSON', (app) => postRaw(app, '{')],
+      ['invalid Idempotency-Key', (app) => postWithKey(app, NEW_PET, 'two words')],
+      [
+        'Idempotency-Key reused',
+        async (app) => {
+          await postWithKey(app, NEW_PET, 'reused');
+          return postWithKey(app, { ...NEW_PET, name: 'Other' }, 'reused');
+        },
+      ],
+      [
+        'Idempotency-Key in progress',
+        async (app) => {
+          let release = () => {};
+          const held = new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          const createOnce = app.pets.createOnce.bind(app.pets);
+          const spy = vi.spyOn(app.pets, 'createOnce').mockImplementationOnce(async (...args) => {
+            await held;
+            return createOnce(...args);
+          });
+          const first = postWithKey(app, NEW_PET, 'in-progress');
+          await expect.poll(() => spy.mock.calls.length).toBe(1);
+          const repeat = await postWithKey(app, NEW_PET, 'in-progress');
+          release();
+          await first;
+          return repeat;
+        },
+      ],
       ['empty body', (app) => postRaw(app, '')],
       ['body too large', (app) => postRaw(app, `{"name":"${'a'.repeat(20_000)}","categoryId":1}`)],
       ['not JSON', (app) => postRaw(app, 'name=Rex', 'text/plain')],
@@ -340,6 +377,7 @@ describe('CORS', () => {
     'Location',
     'Deprecation',
     'Sunset',
+    'Idempotent-Replayed',
   ];
 
   let cors: TestApp;
@@ -360,7 +398,7 @@ describe('CORS', () => {
       headers: {
         Origin: origin,
         'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'authorization, content-type',
+        'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key',
       },
     });
   }
@@ -373,7 +411,7 @@ describe('CORS', () => {
       expect(response.status).toBeLessThan(300);
       expect(response.headers.get('Access-Control-Allow-Origin')).toBe(ORIGIN);
       expect(headerList(response, 'Access-Control-Allow-Headers')).toEqual(
-        expect.arrayContaining(['authorization', 'content-type']),
+        expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
       );
       expect(headerList(response, 'Access-Control-Allow-Methods')).toEqual(expect.arrayContaining(['get', 'post']));
     },

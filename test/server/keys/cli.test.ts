@@ -38,7 +38,7 @@ async function runWithEnv(argv: string[], env: NodeJS.ProcessEnv) {
 async function findActive(databasePath: string, secret: string) {
   const db = openDatabase(databasePath);
   try {
-    return await new SqliteKeyStore(db).findActive(secret);
+    return await new SqliteKeyStore(db, clock).findActive(secret);
   } finally {
     db.close();
   }
@@ -72,7 +72,7 @@ describe('keys create', () => {
 });
 
 describe('keys list', () => {
-  it('shows id, label, plan, limits, created and revoked of every key, never the key or its hash', async () => {
+  it('shows id, label, plan, limits, and to the minute created, expiry, revoked and last use of every key, never the key or its hash', async () => {
     const path = join(tempDir(), 'keys.db');
     const free = (await run(['create', '--plan', 'free', '--label', 'mobile app'], path)).lastLine;
     const enterprise = (await run(['create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '70'], path))
@@ -82,16 +82,18 @@ describe('keys list', () => {
     const result = await run(['list'], path);
     expect(result.code).toBe(0);
     const [header, first, second] = result.lines.map((line) => line.split(/\s{2,}/));
-    expect(header).toEqual(['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED']);
+    expect(header).toEqual(['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED']);
     expect(first).toEqual([
       '1',
       'mobile app',
       'free',
       '60/min, 1000/day',
-      '2026-11-21T09:30:00.000Z',
-      '2026-11-21T09:30:00.000Z',
+      '2026-11-21T09:30Z',
+      '-',
+      '2026-11-21T09:30Z',
+      '-',
     ]);
-    expect(second).toEqual(['2', '-', 'enterprise', '7/min, 70/day', '2026-11-21T09:30:00.000Z', '-']);
+    expect(second).toEqual(['2', '-', 'enterprise', '7/min, 70/day', '2026-11-21T09:30Z', '-', '-', '-']);
     for (const secret of [free, enterprise]) {
       expect(result.stdout).not.toContain(secret);
       expect(result.stdout).not.toContain(hashKey(secret));
@@ -130,6 +132,58 @@ describe('keys help', () => {
   it.each([['--help'], ['-h'], ['help']])('prints the usage on stdout for %s', async (argument) => {
     const result = await run([argument]);
     expect(result).toMatchObject({ code: 0, stdout: USAGE, stderr: '' });
+  });
+});
+
+describe('keys create with an expiry', () => {
+  it.each([
+    [['--expires-in', '90d'], '2027-02-19T09:30Z'],
+    [['--expires-in', '30m'], '2026-11-21T10:00Z'],
+    [['--expires-at', '2027-03-01'], '2027-03-01T00:00Z'],
+    [['--expires-at', '2027-03-01T12:00+01:00'], '2027-03-01T11:00Z'],
+  ])('with %j creates a key that expires at %s, and says so', async (options, expires) => {
+    const path = join(tempDir(), 'keys.db');
+    const created = await run(['create', '--plan', 'free', ...options], path);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain(`expires ${expires}`);
+    const [, row] = (await run(['list'], path)).lines.map((line) => line.split(/\s{2,}/));
+    expect(row?.[5]).toBe(expires);
+  });
+
+  it('refuses an expiry that has passed, creating nothing', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const result = await run(['create', '--plan', 'free', '--expires-at', '2026-01-01'], path);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/has passed/);
+    expect((await run(['list'], path)).stdout).toMatch(/No API keys yet/);
+  });
+});
+
+describe('keys rotate', () => {
+  it('prints a new key with the same plan and limits once, and sets the old one to expire after the overlap', async () => {
+    const path = join(tempDir(), 'keys.db');
+    const old = (await run(['create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '70'], path)).lastLine;
+    const rotated = await run(['rotate', '1', '--overlap', '24h'], path);
+    expect(rotated.code).toBe(0);
+    expect(rotated.lines[0]).toBe(
+      'Created key 2 (plan enterprise: 7/min, 70/day) to replace key 1, which stops working at 2026-11-22T09:30Z.',
+    );
+    const secret = rotated.lastLine;
+    expect(secret).toMatch(/^ask_/);
+    expect(await findActive(path, secret)).toMatchObject({ id: 2, plan: 'enterprise', perMinute: 7, lineage: 1 });
+    expect(await findActive(path, old)).toMatchObject({ id: 1, expiresAt: '2026-11-22T09:30:00.000Z' });
+    expect((await run(['list'], path)).stdout).not.toContain(secret);
+  });
+
+  it('refuses to rotate a key that does not exist or is revoked, with exit code 2', async () => {
+    const path = join(tempDir(), 'keys.db');
+    await run(['create', '--plan', 'free'], path);
+    await run(['revoke', '1'], path);
+    for (const id of ['1', '9']) {
+      const result = await run(['rotate', id, '--overlap', '1h'], path);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`no active key has the id ${id}`));
+    }
   });
 });
 
@@ -176,6 +230,27 @@ describe('keys with bad arguments', () => {
     ['revoke with a non-numeric id', ['revoke', 'abc'], /must be a positive integer/],
     ['revoke with id zero', ['revoke', '0'], /must be a positive integer/],
     ['revoke with two ids', ['revoke', '1', '2'], /Unexpected argument "2"/],
+    ['an expiry in weeks', ['create', '--plan', 'free', '--expires-in', '2w'], /--expires-in must be a whole number/],
+    ['a fractional expiry', ['create', '--plan', 'free', '--expires-in', '1.5d'], /--expires-in/],
+    [
+      'an expiry date that is no date',
+      ['create', '--plan', 'free', '--expires-at', 'soon'],
+      /--expires-at must be a date/,
+    ],
+    [
+      'an expiry time without its zone',
+      ['create', '--plan', 'free', '--expires-at', '2027-01-01T12:00'],
+      /--expires-at must be a date/,
+    ],
+    [
+      'both kinds of expiry',
+      ['create', '--plan', 'free', '--expires-in', '1d', '--expires-at', '2027-01-01'],
+      /not both/,
+    ],
+    ['rotate without an overlap', ['rotate', '1'], /needs --overlap/],
+    ['rotate without an id', ['rotate', '--overlap', '1h'], /needs the id/],
+    ['rotate with a bad overlap', ['rotate', '1', '--overlap', '24'], /--overlap must be a whole number/],
+    ['an overlap on create', ['create', '--plan', 'free', '--overlap', '1h'], /takes no --overlap/],
   ])('rejects %s with the usage on stderr and exit code 2, touching no database', async (_, argv, message) => {
     const path = join(tempDir(), 'keys.db');
     const result = await run(argv, path);
@@ -256,8 +331,8 @@ describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_UR
 
     const listed = await runWithEnv(['list'], env);
     expect(listed.lines.map((line) => line.split(/\s{2,}/))).toEqual([
-      ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED'],
-      ['1', 'billing service', 'pro', '300/min, 10000/day', '2026-11-21T09:30:00.000Z', '-'],
+      ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'],
+      ['1', 'billing service', 'pro', '300/min, 10000/day', '2026-11-21T09:30Z', '-', '-', '-'],
     ]);
 
     expect(await runWithEnv(['revoke', '1'], env)).toMatchObject({

@@ -5,6 +5,7 @@ import type { Clock } from '../../../core/clock.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
 import { InvalidApiKeyError } from '../../../server/keys/new-key.ts';
 import { postgresReachable } from '../../../support/backing-services.ts';
+import { defined } from '../../support/defined.ts';
 import { type StorageEngine, useEmptyDatabase } from '../storage/storage-engines.ts';
 
 const START = Date.parse('2026-11-21T09:30:00.000Z');
@@ -33,6 +34,9 @@ function keyStoreBehaviour(engine: StorageEngine): void {
         perDay: null,
         createdAt: '2026-11-21T09:30:00.000Z',
         revokedAt: null,
+        expiresAt: null,
+        lastUsedAt: null,
+        lineage: 1,
       });
     });
 
@@ -121,6 +125,106 @@ function keyStoreBehaviour(engine: StorageEngine): void {
     it('returns false when no key has the id', async () => {
       await store().create({ plan: 'free' });
       expect(await store().revoke(2)).toBe(false);
+    });
+  });
+
+  describe('expiry', () => {
+    it('refuses a key from its expiry on, at once, on each of three instances', async () => {
+      const instances = [store(), (await database.openAnother()).keys, (await database.openAnother()).keys];
+      const { secret } = await store().create({ plan: 'pro', expiresAt: new Date(START + 60_000).toISOString() });
+      expect(await store().findActive(secret)).toMatchObject({ expiresAt: '2026-11-21T09:31:00.000Z' });
+      now = START + 59_999;
+      for (const keys of instances) expect(await keys.findActive(secret)).toBeDefined();
+      now = START + 60_000;
+      for (const keys of instances) expect(await keys.findActive(secret)).toBeUndefined();
+    });
+  });
+
+  describe('rotate', () => {
+    const DAY = 86_400_000;
+
+    it('issues a key with the same plan, limits, label and rate-limit line; on three instances both work until the overlap ends, then only the new one', async () => {
+      const instances = [store(), (await database.openAnother()).keys, (await database.openAnother()).keys];
+      const old = await store().create({ plan: 'enterprise', perMinute: 7, perDay: 70, label: 'shop' });
+      const rotated = defined(await store().rotate(old.record.id, DAY), 'the rotated key');
+      expect(rotated.secret).not.toBe(old.secret);
+      expect(rotated.record).toMatchObject({
+        plan: 'enterprise',
+        perMinute: 7,
+        perDay: 70,
+        label: 'shop',
+        expiresAt: null,
+        lineage: old.record.lineage,
+      });
+      expect(rotated.record.id).not.toBe(old.record.id);
+      now = START + DAY - 1;
+      for (const keys of instances) {
+        expect(await keys.findActive(old.secret)).toMatchObject({ expiresAt: new Date(START + DAY).toISOString() });
+        expect(await keys.findActive(rotated.secret)).toBeDefined();
+      }
+      now = START + DAY;
+      for (const keys of instances) {
+        expect(await keys.findActive(old.secret)).toBeUndefined();
+        expect(await keys.findActive(rotated.secret)).toBeDefined();
+      }
+    });
+
+    it('keeps the first key as the line of every later rotation', async () => {
+      const first = await store().create({ plan: 'free' });
+      const second = defined(await store().rotate(first.record.id, 0), 'the second key');
+      const third = defined(await store().rotate(second.record.id, 0), 'the third key');
+      expect(third.record.lineage).toBe(first.record.id);
+    });
+
+    it('never lengthens the life of a key that expires before the overlap ends', async () => {
+      const old = await store().create({ plan: 'free', expiresAt: new Date(START + 60_000).toISOString() });
+      await store().rotate(old.record.id, DAY);
+      expect((await store().list())[0]?.expiresAt).toBe(new Date(START + 60_000).toISOString());
+    });
+
+    it.each([
+      ['no key has the id', async () => 99],
+      [
+        'the key is revoked',
+        async () => {
+          const { record } = await store().create({ plan: 'free' });
+          await store().revoke(record.id);
+          return record.id;
+        },
+      ],
+      [
+        'the key has expired',
+        async () => {
+          const { record } = await store().create({ plan: 'free', expiresAt: new Date(START + 1).toISOString() });
+          now = START + 1;
+          return record.id;
+        },
+      ],
+    ])('issues nothing when %s', async (_, idOf) => {
+      const id = await idOf();
+      const before = await store().count();
+      expect(await store().rotate(id, DAY)).toBeUndefined();
+      expect(await store().count()).toBe(before);
+    });
+  });
+
+  describe('last use', () => {
+    it('records the minute of the last use, here and by another instance, without a write per lookup', async () => {
+      const other = (await database.openAnother()).keys;
+      const { secret, record } = await store().create({ plan: 'free' });
+      now = START + 15_000;
+      for (let lookup = 0; lookup < 20; lookup++) await store().findActive(secret);
+      await expect.poll(async () => (await store().list())[0]?.lastUsedAt).toBe('2026-11-21T09:30:00.000Z');
+      now = START + 2 * 60_000 + 5_000;
+      await other.findActive(secret);
+      await expect
+        .poll(async () => (await store().list()).find((key) => key.id === record.id)?.lastUsedAt)
+        .toBe('2026-11-21T09:32:00.000Z');
+      // An instance whose clock lags never moves the last use back.
+      now = START + 60_000;
+      await store().findActive(secret);
+      await store().findActive(secret);
+      expect((await other.list())[0]?.lastUsedAt).toBe('2026-11-21T09:32:00.000Z');
     });
   });
 

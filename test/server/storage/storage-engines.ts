@@ -88,7 +88,7 @@ function useEmptyPostgres(clock?: Clock): EmptyDatabase {
     // Opening first: it creates the tables in the new database.
     await opened.openMain();
     // Every table of data: the keys and each collection of the contract.
-    const tables = ['api_keys', ...collectionTables(loadContract()).map((table) => table.name)];
+    const tables = ['api_keys', 'idempotency_keys', ...collectionTables(loadContract()).map((table) => table.name)];
     await query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY`);
   });
   return { ...opened.access, query };

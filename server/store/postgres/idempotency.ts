@@ -1,0 +1,135 @@
+// The kept answers to `Idempotency-Key`s in PostgreSQL, shared by every instance. A create under
+// a key runs in one transaction that first takes a transaction-level advisory lock on the key: of
+// concurrent repeats on any instances one holds it, the others are told the key is in progress
+// (409); the holder finds the answer committed before it, or creates and records its answer in
+// the same commit. A crash rolls the transaction back and frees the lock with it.
+import type pg from 'pg';
+import type {
+  CreateOnceOutcome,
+  IdempotencyClaim,
+  IdempotencyStore,
+  KeptAnswer,
+} from '../../../core/idempotency/store.ts';
+import { SWEEP_LIMIT, SweepSchedule } from '../idempotency-sweep.ts';
+import { withPostgres } from './errors.ts';
+import { execute, type NamedStatement } from './statements.ts';
+
+interface Row {
+  fingerprint: string;
+  status: number;
+  body: string;
+  location: string | null;
+}
+
+const STATEMENTS = {
+  lock: {
+    name: 'idempotency.lock',
+    text: "SELECT pg_try_advisory_xact_lock(hashtextextended($1 || E'\\n' || $2, 0)) AS locked",
+  },
+  find: {
+    name: 'idempotency.find',
+    text: 'SELECT fingerprint, status, body, location FROM idempotency_keys WHERE scope = $1 AND key = $2 AND recorded_at >= $3',
+  },
+  // An expired answer still stored (not swept yet) gives way to the new one; an unexpired one stays.
+  record: {
+    name: 'idempotency.record',
+    text: `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, location, recorded_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7)
+      ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
+        body = excluded.body, location = excluded.location, recorded_at = excluded.recorded_at
+      WHERE idempotency_keys.recorded_at < $8`,
+  },
+  // SKIP LOCKED: instances sweeping at once delete different rows instead of waiting on each other.
+  sweep: {
+    name: 'idempotency.sweep',
+    text: `DELETE FROM idempotency_keys WHERE ctid IN
+      (SELECT ctid FROM idempotency_keys WHERE recorded_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+  },
+} satisfies Record<string, NamedStatement>;
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+export class PostgresIdempotencyStore implements IdempotencyStore {
+  readonly #pool: pg.Pool;
+  readonly #schedule = new SweepSchedule();
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async find(claim: IdempotencyClaim): Promise<KeptAnswer | undefined> {
+    return findIn(this.#pool, claim);
+  }
+
+  async keep(claim: IdempotencyClaim, answer: KeptAnswer): Promise<void> {
+    await this.#record(this.#pool, claim, answer);
+  }
+
+  /**
+   * Runs `insert` and records its answer in one transaction under the key's lock, unless another
+   * request holds the lock or committed an answer first.
+   */
+  async createOnce<T>(
+    claim: IdempotencyClaim,
+    insert: (client: pg.PoolClient) => Promise<T>,
+    answerOf: (item: T) => KeptAnswer,
+  ): Promise<CreateOnceOutcome<T>> {
+    return withPostgres(async () => {
+      const client = await this.#pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        try {
+          const { rows } = await execute<{ locked: boolean }>(client, STATEMENTS.lock, [claim.scope, claim.key]);
+          if (!rows[0]?.locked) {
+            await client.query('ROLLBACK');
+            return { inProgress: true };
+          }
+          const kept = await findIn(client, claim);
+          if (kept) {
+            await client.query('ROLLBACK');
+            return { kept };
+          }
+          const created = await insert(client);
+          await this.#record(client, claim, answerOf(created));
+          await client.query('COMMIT');
+          return { created };
+        } catch (error) {
+          // On a broken connection the rollback fails too, and PostgreSQL rolls back by itself.
+          await client.query('ROLLBACK').catch(() => {});
+          broken = error as Error;
+          throw error;
+        }
+      } finally {
+        // A connection whose transaction failed is dropped rather than reused in an unknown state.
+        client.release(broken);
+      }
+    });
+  }
+
+  async #record(db: Queryable, claim: IdempotencyClaim, answer: KeptAnswer): Promise<void> {
+    if (this.#schedule.due(claim.now)) await execute(db, STATEMENTS.sweep, [claim.notBefore, SWEEP_LIMIT]);
+    await execute(db, STATEMENTS.record, [
+      claim.scope,
+      claim.key,
+      answer.fingerprint,
+      answer.status,
+      answer.body,
+      answer.location ?? null,
+      claim.now,
+      claim.notBefore,
+    ]);
+  }
+}
+
+async function findIn(db: Queryable, claim: IdempotencyClaim): Promise<KeptAnswer | undefined> {
+  const { rows } = await execute<Row>(db, STATEMENTS.find, [claim.scope, claim.key, claim.notBefore]);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    fingerprint: row.fingerprint,
+    status: row.status,
+    body: row.body,
+    ...(row.location !== null && { location: row.location }),
+  };
+}

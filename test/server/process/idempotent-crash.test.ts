@@ -1,0 +1,228 @@
+// A create retried with its Idempotency-Key across a crash of the server (SIGKILL) is stored
+// exactly once: the answer is committed with the pet, so a retry finds both or neither.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAnimalStoreClient } from '../../../client/index.ts';
+import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
+import { openSqliteStorage } from '../../../server/store/sqlite-storage.ts';
+import type { Storage } from '../../../server/store/storage.ts';
+import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
+import { defined } from '../../support/defined.ts';
+import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
+import { startTcpProxy } from '../../support/tcp-proxy.ts';
+
+const CREATES = 50;
+
+interface Engine {
+  /** The server's environment for the database. */
+  env: Record<string, string>;
+  open(): Promise<Storage>;
+  /** Each stored pet's id and name, and each kept answer's key and body. */
+  contents(): Promise<{ pets: Array<{ id: number; name: string }>; answers: Array<{ key: string; body: string }> }>;
+  drop(): Promise<void>;
+}
+
+async function sqliteEngine(): Promise<Engine> {
+  const dir = mkdtempSync(join(tmpdir(), 'animal-store-idempotent-crash-'));
+  const path = join(dir, 'store.db');
+  return {
+    env: { DATABASE_PATH: path },
+    open: async () => openSqliteStorage(path),
+    async contents() {
+      const db = new Sqlite(path, { readonly: true });
+      try {
+        return {
+          pets: db.prepare('SELECT id, name FROM pets ORDER BY id').all() as Array<{ id: number; name: string }>,
+          answers: db.prepare('SELECT key, body FROM idempotency_keys').all() as Array<{ key: string; body: string }>,
+        };
+      } finally {
+        db.close();
+      }
+    },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function postgresEngine(): Promise<Engine> {
+  const database = await createTestDatabase();
+  const query = async <Row extends pg.QueryResultRow>(sql: string) => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return (await client.query<Row>(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    env: { DATABASE_URL: database.url },
+    open: () => openPostgresStorage(database.url),
+    async contents() {
+      return {
+        pets: (await query<{ id: string; name: string }>('SELECT id, name FROM pets ORDER BY id')).map((row) => ({
+          id: Number(row.id),
+          name: row.name,
+        })),
+        answers: await query<{ key: string; body: string }>('SELECT key, body FROM idempotency_keys'),
+      };
+    },
+    drop: () => database.drop(),
+  };
+}
+
+const running: ServerProcess[] = [];
+afterEach(() => {
+  for (const server of running.splice(0))
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+});
+
+describe.each([
+  ['SQLite', sqliteEngine, true],
+  ['PostgreSQL', postgresEngine, await postgresReachable()],
+] as const)('createPet retried with its Idempotency-Key across a SIGKILL on %s', (_, makeEngine, available) => {
+  it.skipIf(!available)(
+    'maps every key to exactly one pet after the server is killed during 50 concurrent creates and restarted',
+    { timeout: 120_000 },
+    async () => {
+      const engine = await makeEngine();
+      try {
+        const storage = await engine.open();
+        const { secret } = await storage.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+        await storage.close();
+
+        let server = await startServerProcess(engine.env);
+        running.push(server);
+        const client = createAnimalStoreClient({
+          baseUrl: 'http://api.invalid/v1',
+          apiKey: secret,
+          // Every send goes to the server running now: the first, or the one started after the kill.
+          fetch: async (request) => {
+            const url = new URL(request.url);
+            const body = request.method === 'POST' ? await request.arrayBuffer() : undefined;
+            return fetch(`${server.baseUrl}${url.pathname}${url.search}`, {
+              method: request.method,
+              headers: request.headers,
+              body,
+            });
+          },
+          // Until answered: a refused connection while no server runs is retried like a dropped one.
+          retry: { attempts: 100_000, maxTotalWaitMs: 110_000, baseDelayMs: 20, maxDelayMs: 200 },
+          onDeprecation: () => {},
+        });
+
+        const keys = Array.from({ length: CREATES }, () => randomUUID());
+        const creates = keys.map((key, index) =>
+          client.POST('/pets', {
+            body: { name: `Pet ${index}`, categoryId: 1 },
+            params: { header: { 'Idempotency-Key': key } },
+          }),
+        );
+        // Killed as soon as the first creates are committed, while the others are on their way.
+        await expect.poll(async () => (await engine.contents()).pets.length, { interval: 5 }).toBeGreaterThan(0);
+        server.child.kill('SIGKILL');
+        await server.exited;
+        server = await startServerProcess(engine.env);
+        running.push(server);
+
+        const answers = await Promise.all(creates);
+        for (const { response } of answers) expect(response.status).toBe(201);
+        const { pets, answers: kept } = await engine.contents();
+        // Every create answered with its own pet, and no pet stored that no answer names.
+        const answered = answers.map(({ data }) => data?.id);
+        expect(new Set(answered).size).toBe(CREATES);
+        expect(pets.map((pet) => pet.id).sort((a, b) => a - b)).toEqual(
+          [...answered].sort((a, b) => (a ?? 0) - (b ?? 0)),
+        );
+        expect(new Set(pets.map((pet) => pet.name)).size).toBe(CREATES);
+        // Each key's kept answer is the pet its create was answered with.
+        const byKey = new Map(kept.map((answer) => [answer.key, JSON.parse(answer.body) as { id: number }]));
+        keys.forEach((key, index) => {
+          expect(byKey.get(key)?.id, key).toBe(answers[index]?.data?.id);
+        });
+      } finally {
+        await engine.drop();
+      }
+    },
+  );
+});
+
+describe.skipIf(!(await postgresReachable()))(
+  'createPet retried with its Idempotency-Key across three instances',
+  () => {
+    it('maps every key to exactly one pet when PostgreSQL stalls for 2 s during 50 concurrent creates spread over three instances', {
+      timeout: 120_000,
+    }, async () => {
+      const engine = await postgresEngine();
+      const direct = new URL(engine.env.DATABASE_URL ?? '');
+      const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+      try {
+        const proxied = new URL(direct.href);
+        proxied.hostname = '127.0.0.1';
+        proxied.port = String(proxy.port);
+        const storage = await engine.open();
+        const { secret } = await storage.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+        await storage.close();
+        const servers = await Promise.all(
+          Array.from({ length: 3 }, () => startServerProcess({ DATABASE_URL: proxied.href })),
+        );
+        running.push(...servers);
+        let sends = 0;
+        let unavailable = 0;
+        const client = createAnimalStoreClient({
+          baseUrl: 'http://api.invalid/v1',
+          apiKey: secret,
+          // Each send, the first and every retry, goes to the next instance in turn.
+          fetch: async (request) => {
+            const server = defined(servers[sends++ % servers.length], 'an instance');
+            const url = new URL(request.url);
+            const response = await fetch(`${server.baseUrl}${url.pathname}${url.search}`, {
+              method: request.method,
+              headers: request.headers,
+              body: request.method === 'POST' ? await request.arrayBuffer() : undefined,
+            });
+            if (response.status === 503) unavailable += 1;
+            return response;
+          },
+          retry: { attempts: 100_000, maxTotalWaitMs: 110_000, baseDelayMs: 20, maxDelayMs: 200 },
+          onDeprecation: () => {},
+        });
+
+        const keys = Array.from({ length: CREATES }, () => randomUUID());
+        const creates = keys.map((key, index) =>
+          client.POST('/pets', {
+            body: { name: `Pet ${index}`, categoryId: 1 },
+            params: { header: { 'Idempotency-Key': key } },
+          }),
+        );
+        await expect.poll(async () => (await engine.contents()).pets.length, { interval: 5 }).toBeGreaterThan(0);
+        proxy.stall();
+        // The fault itself lasts 2 s; the instances answer 503 meanwhile, which the client retries.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        await proxy.forward();
+
+        const answers = await Promise.all(creates);
+        for (const { response } of answers) expect(response.status).toBe(201);
+        expect(unavailable, 'creates answered 503 while PostgreSQL stalled').toBeGreaterThan(0);
+        const { pets, answers: kept } = await engine.contents();
+        const answered = answers.map(({ data }) => data?.id);
+        expect(new Set(answered).size).toBe(CREATES);
+        expect(pets.map((pet) => pet.id).sort((a, b) => a - b)).toEqual(
+          [...answered].sort((a, b) => (a ?? 0) - (b ?? 0)),
+        );
+        const byKey = new Map(kept.map((answer) => [answer.key, JSON.parse(answer.body) as { id: number }]));
+        keys.forEach((key, index) => {
+          expect(byKey.get(key)?.id, key).toBe(answers[index]?.data?.id);
+        });
+      } finally {
+        for (const server of running.splice(0)) server.child.kill('SIGKILL');
+        await proxy.close();
+        await engine.drop();
+      }
+    });
+  },
+);
