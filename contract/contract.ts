@@ -26,7 +26,7 @@ export interface ContractParameter {
   resolvedSchema: JsonSchema;
 }
 
-export interface ContractHeader {
+interface ContractHeader {
   required: boolean;
   /** `$ref` followed. */
   schema: JsonSchema;
@@ -34,7 +34,7 @@ export interface ContractHeader {
   example: unknown;
 }
 
-export interface ContractResponse {
+interface ContractResponse {
   /** The response object, `$ref` followed. */
   definition: JsonObject;
   /** Declared headers by name, as the contract spells it. */
