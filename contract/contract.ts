@@ -26,7 +26,7 @@ export interface ContractParameter {
   resolvedSchema: JsonSchema;
 }
 
-export interface ContractHeader {
+interface ContractHeader {
   required: boolean;
   /** `$ref` followed. */
   schema: JsonSchema;
@@ -34,7 +34,7 @@ export interface ContractHeader {
   example: unknown;
 }
 
-export interface ContractResponse {
+interface ContractResponse {
   /** The response object, `$ref` followed. */
   definition: JsonObject;
   /** Declared headers by name, as the contract spells it. */
@@ -115,6 +115,32 @@ export class Contract {
     this.#patterns = this.paths
       .map((path) => ({ path, ...pathPattern(path.servedPath) }))
       .sort((a, b) => a.names.length - b.names.length);
+  }
+
+  /**
+   * The headers the contract lets a request carry (its header parameters, the header its security
+   * schemes read, `Content-Type` where an operation takes a body) and those its answers declare,
+   * each once, as the contract spells them: what a browser must be allowed to send and to read.
+   */
+  get headerNames(): { request: string[]; response: string[] } {
+    const request = new Set<string>();
+    const response = new Set<string>();
+    const schemes = ((this.document.components as JsonObject | undefined)?.securitySchemes ?? {}) as Record<
+      string,
+      JsonObject
+    >;
+    for (const scheme of Object.values(schemes)) {
+      if (scheme.type === 'http') request.add('Authorization');
+      if (scheme.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string')
+        request.add(scheme.name);
+    }
+    for (const operation of this.operations) {
+      if (operation.bodySchema) request.add('Content-Type');
+      for (const parameter of operation.parameters) if (parameter.in === 'header') request.add(parameter.name);
+      for (const declared of Object.values(operation.responses))
+        for (const name of Object.keys(declared.headers)) response.add(name);
+    }
+    return { request: [...request], response: [...response] };
   }
 
   /** The largest body any operation reads (`x-max-body-bytes`): what the HTTP layer holds at most before it refuses one. */

@@ -4,7 +4,7 @@
 // when the contract is linted (scripts/lint/rules-as-data.js), so the bundle in generated/ always
 // has it.
 
-export interface ErrorCodeRule {
+interface ErrorCodeRule {
   /** The HTTP status an answer with this code has. */
   status: number;
   /** One line for people: when the code is answered. */

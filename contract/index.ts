@@ -14,31 +14,24 @@ export {
 export {
   basePathOf,
   Contract,
-  type ContractHeader,
   type ContractOperation,
-  type ContractParameter,
-  type ContractPath,
-  type ContractResponse,
   loadContract,
   type OperationId,
-  type PathMatch,
 } from './contract.ts';
-export { type Deprecation, deprecationOf, sunsetInstant } from './deprecation.ts';
+export { deprecationOf, sunsetInstant } from './deprecation.ts';
 export {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   type IdempotencyRule,
   idempotencyRule,
 } from './idempotency.ts';
-export type { RequestLocation, RequestProblem } from './problems.ts';
+export type { RequestProblem } from './problems.ts';
 export * from './readers.ts';
 export {
-  type RawRequest,
   type RequestInput,
   type RequestProblems,
   type RequestValidator,
   requestValidator,
-  type Validation,
 } from './request-validator.ts';
-export { mediaTypeOf, type ObservedResponse, type ResponseValidator, responseValidator } from './response-validator.ts';
-export { type SchemaCompiler, schemaCompiler } from './schemas.ts';
+export { type ObservedResponse, responseValidator } from './response-validator.ts';
+export { schemaCompiler } from './schemas.ts';

@@ -9,7 +9,7 @@ export interface WindowLimits {
 }
 
 /** A plan's fixed limits, or `per-key`: each key of the plan carries its own, set at creation. */
-export type PlanLimits = WindowLimits | 'per-key';
+type PlanLimits = WindowLimits | 'per-key';
 
 export interface BanRules {
   /** Refused requests answered `rate_limited` before the next one starts a ban. */

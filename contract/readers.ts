@@ -3,20 +3,17 @@
 // runs). Everything else reads the contract through contract/index.ts, which exports these too.
 export {
   type JsonObject,
-  type JsonSchema,
   type OpenApiDocument,
   type OperationObject,
   operationObjects,
   resolveRef,
   type ServerObject,
 } from './document.ts';
-export { type ErrorCodeEntry, type ErrorCodeRule, errorCodes } from './error-codes.ts';
+export { type ErrorCodeEntry, errorCodes } from './error-codes.ts';
 export {
   type BanRules,
   fixedLimits,
   maxBodyBytes,
-  type PlanLimits,
   type RateLimitRules,
   rateLimitRules,
-  type WindowLimits,
 } from './rate-limit-rules.ts';

@@ -7,7 +7,7 @@ import { fromSchemaError, joinField, problem, type RequestLocation, type Request
 import { type SchemaCompiler, schemaCompiler } from './schemas.ts';
 
 /** A request as it arrives: query values can repeat, path values cannot; the body already parsed as JSON. */
-export interface RawRequest {
+interface RawRequest {
   query: Record<string, string | string[] | undefined>;
   path: Record<string, string | undefined>;
   /** Ignored unless the operation takes a body. */
@@ -24,7 +24,7 @@ export interface RequestInput {
 /** At least one problem, in the contract's order. */
 export type RequestProblems = [RequestProblem, ...RequestProblem[]];
 
-export type Validation = { valid: true; input: RequestInput } | { valid: false; problems: RequestProblems };
+type Validation = { valid: true; input: RequestInput } | { valid: false; problems: RequestProblems };
 
 export interface RequestValidator {
   validate(operationId: string, request: RawRequest): Validation;

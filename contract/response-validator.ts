@@ -32,7 +32,7 @@ export function responseValidator(contract: Contract): ResponseValidator {
 }
 
 /** The media type of a Content-Type header, lower case, without parameters. */
-export function mediaTypeOf(headers: ObservedResponse['headers']): string | undefined {
+function mediaTypeOf(headers: ObservedResponse['headers']): string | undefined {
   return headers.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() || undefined;
 }
 

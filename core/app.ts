@@ -21,7 +21,7 @@ import type { RateLimiter } from './limiter/rate-limiter.ts';
 import type { Logger } from './logger.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { limitBodySize } from './middleware/body-size-limit.ts';
-import { type CorsExtras, type CorsOrigins, corsFor } from './middleware/cors.ts';
+import { type CorsExtras, type CorsOrigins, contractCors } from './middleware/cors.ts';
 import { deprecationHeaders } from './middleware/deprecation-headers.ts';
 import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
 import { idempotentCreate, type Sha256 } from './middleware/idempotent-create.ts';
@@ -52,7 +52,7 @@ export interface AppDeps {
   clientAddress: (c: AppContext) => string;
   /** Origins allowed to call the API from a browser (a list, or a test of each origin); none by default. */
   corsOrigins?: CorsOrigins;
-  /** What browsers may do beyond the service's CORS: the mocks' cookie and `Prefer`; unset for the service. */
+  /** What browsers may do beyond the contract's headers: the mocks' cookie, `Prefer` and delay header; unset for the service. */
   corsExtras?: CorsExtras;
   contract?: Contract;
   /**
@@ -102,8 +102,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(hardeningHeaders());
   app.use(requestId());
   app.use(accessLog(deps.logger));
-  if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length)
-    app.use(corsFor(deps.corsOrigins, [...new Set(contract.paths.flatMap((path) => path.allow))], deps.corsExtras));
+  if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length) {
+    const allowMethods = [...new Set(contract.paths.flatMap((path) => path.allow))];
+    app.use(contractCors(contract, deps.corsOrigins, allowMethods, deps.corsExtras));
+  }
   for (const operation of contract.operations) {
     if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));
   }

@@ -6,7 +6,7 @@ import type { operations } from '../generated/openapi.ts';
 import type { IdempotencyClaim } from './idempotency/store.ts';
 import type { Caller } from './middleware/identify-caller.ts';
 
-export interface AppVariables {
+interface AppVariables {
   requestId: string;
   /** Set by identifyCaller; the rate limit counts by it and requireApiKey refuses a caller without a key. */
   caller: Caller;
@@ -25,7 +25,7 @@ type Operation<K extends OperationId> = operations[K];
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
 /** What a handler receives: parameters and body after validation against the contract. */
-export interface HandlerInput<K extends OperationId> {
+interface HandlerInput<K extends OperationId> {
   query: NonNullable<Operation<K>['parameters']['query']>;
   path: NonNullable<Operation<K>['parameters']['path']>;
   body: JsonContent<Operation<K>['requestBody']>;
@@ -36,7 +36,7 @@ export interface HandlerInput<K extends OperationId> {
  * `c.json(body, status)` with that status and that body. Any other status or body fails to
  * typecheck.
  */
-export type HandlerResponse<K extends OperationId> = {
+type HandlerResponse<K extends OperationId> = {
   [Status in keyof Operation<K>['responses'] & ContentfulStatusCode]: Response &
     TypedResponse<JSONParsed<JsonContent<Operation<K>['responses'][Status]>>, Status, 'json'>;
 }[keyof Operation<K>['responses'] & ContentfulStatusCode];

@@ -5,7 +5,7 @@ import type { AppContext } from './http-types.ts';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The JSON value of a request body received as bytes; 400 `malformed_json` naming what is wrong. */
-export function parseJsonBody(bytes: Uint8Array): unknown {
+function parseJsonBody(bytes: Uint8Array): unknown {
   let text: string;
   try {
     text = utf8.decode(bytes);

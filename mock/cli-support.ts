@@ -3,13 +3,13 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type Delay, parseDelay } from './delay.ts';
 import type { RunningMock } from './mock-server.ts';
 
-export const DEFAULT_MOCK_PORT = 4010;
+const DEFAULT_MOCK_PORT = 4010;
 
 /** A command line or environment the mock cannot start with; printed as it is. */
 export class UsageError extends Error {}
 
 /** The flags both mocks take: `--scenario <name>`, `--delay <ms or min-max>`, `--pets <N>`, `--seed <value>`. */
-export const SHARED_FLAGS = {
+const SHARED_FLAGS = {
   scenario: { type: 'string' },
   delay: { type: 'string' },
   pets: { type: 'string' },

@@ -6,7 +6,7 @@ export interface Delay {
 }
 
 /** The longest delay the mock accepts, so that a typo cannot hang a client for hours. */
-export const LONGEST_DELAY_MS = 120_000;
+const LONGEST_DELAY_MS = 120_000;
 
 /** `300` or `100-800` (milliseconds); undefined for anything else or beyond LONGEST_DELAY_MS. */
 export function parseDelay(text: string): Delay | undefined {

@@ -20,7 +20,7 @@ import type { AppEnv } from '../core/http-types.ts';
 import { MemoryIdempotencyStore } from '../core/idempotency/memory-store.ts';
 import { readJsonBody } from '../core/json-body.ts';
 import type { Logger } from '../core/logger.ts';
-import { type CorsExtras, corsFor } from '../core/middleware/cors.ts';
+import { type CorsExtras, contractCors } from '../core/middleware/cors.ts';
 import { requireJsonContentType } from '../core/middleware/json-content-type.ts';
 import { answerNotFound } from '../core/not-found.ts';
 import { createCursorCodec } from '../core/pagination/cursor.ts';
@@ -206,7 +206,7 @@ function sleep(ms: number): Promise<void> {
 function adminRoutes(options: MockAppOptions, reset: () => void): Hono<AppEnv> {
   const { settings } = options;
   const admin = new Hono<AppEnv>();
-  admin.use(corsFor(options.corsOrigins, ['GET', 'PUT', 'POST'], MOCK_CORS));
+  admin.use(contractCors(options.contract, options.corsOrigins, ['GET', 'PUT', 'POST'], MOCK_CORS));
   admin.get('/__mock/scenarios', (c) =>
     c.json(
       [...settings.scenarios.values()].map(({ name, description }) => ({ name, description })),

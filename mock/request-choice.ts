@@ -14,7 +14,7 @@ export const SCENARIO_COOKIE = 'mock-scenario';
 const RESERVED_PARAMETERS = ['__scenario', '__delay', '__fault', '__code', '__example', '__dynamic'];
 
 /** What the request asks the mock to answer, where it names the response itself. */
-export interface ExplicitAnswer {
+interface ExplicitAnswer {
   status?: number;
   example?: string;
   dynamic?: boolean;

@@ -10,6 +10,7 @@ const PARTS: ReadonlyArray<[script: string, checks: string]> = [
   ['lint:spec', 'spec lint'],
   ['lint:ci', 'code lint and format'],
   ['lint:boundaries', 'import boundaries'],
+  ['lint:unused', 'unused files, exports, dependencies'],
   ['check:generated', 'generated/ drift'],
   ['diff', 'breaking-change gate'],
   ['typecheck', 'typecheck'],

@@ -158,18 +158,21 @@ async function prepare(
  * A page runs only the scripts it was built with: its inline scripts and event handlers (the
  * version switcher's `onchange`) by hash, nothing loaded from elsewhere. Redoc adds its styles at
  * run time (so inline styles are allowed), shows data: images and runs its search in a blob: worker.
- * No other site may frame it.
+ * The Try it console validates requests as the mock does, with validators Ajv compiles from the
+ * contract's schemas (`unsafe-eval`); it runs the mock in a service worker next to the page and sends
+ * to the page's own mock origin or to the server the reader names, wherever that is. No other site
+ * may frame it.
  */
 function pageHeaders(html: string): Record<string, string> {
   const hashes = inlineScripts(html).map((code) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`);
   const policy = [
     "default-src 'none'",
-    `script-src 'unsafe-hashes' ${[...new Set(hashes)].join(' ')}`,
+    `script-src 'unsafe-hashes' 'unsafe-eval' ${[...new Set(hashes)].join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self' blob:",
-    'worker-src blob:',
+    "connect-src 'self' blob: https: http:",
+    "worker-src 'self' blob:",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

@@ -120,7 +120,7 @@ function fetchItem(collection: Collection, store: CollectionStore): InputHandler
  * default (an order's `status` is `placed`). A required field with neither is a contract the
  * collection cannot serve, named so the author can add the default.
  */
-export function newItemFields(collection: Collection, body: Record<string, unknown>): Record<string, unknown> {
+function newItemFields(collection: Collection, body: Record<string, unknown>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const field of collection.fields) {
     const value = body[field.name] ?? field.default;

@@ -25,7 +25,7 @@ import {
   takeHit,
 } from './rate-policy.ts';
 
-export const DEFAULT_MAX_BUCKETS = 100_000;
+const DEFAULT_MAX_BUCKETS = 100_000;
 /** Expired state is dropped by the first hit after this much clock time since the last sweep. */
 export const SWEEP_INTERVAL_MS = MINUTE_MS;
 
@@ -40,7 +40,7 @@ export interface MemoryRateLimiterOptions {
   maxBuckets?: number;
 }
 
-export interface RateLimiterStats {
+interface RateLimiterStats {
   /** Buckets whose window counters are held. */
   buckets: number;
   /** Buckets whose latest ban is held (in force, or recent enough to double the next one). */

@@ -9,7 +9,7 @@ import type { RateDecision, WindowLimits } from './rate-limiter.ts';
  */
 
 export const MINUTE_MS = 60_000;
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 /** The contract's ban rules in the limiter's unit, milliseconds. */
 export interface BanPolicy {
@@ -38,7 +38,7 @@ export function assertLimits({ perMinute, perDay }: WindowLimits): void {
 }
 
 /** A fixed window: it starts with the first request counted in it. */
-export interface CountedWindow {
+interface CountedWindow {
   count: number;
   endsAt: number;
 }

@@ -7,7 +7,7 @@ import type { AppEnv } from '../http-types.ts';
  * `charset` other than UTF-8 (JSON exchanged between systems is UTF-8, so a Latin-1 body would
  * be stored as the wrong characters).
  */
-export function assertJsonContentType(contentType: string | undefined): void {
+function assertJsonContentType(contentType: string | undefined): void {
   const [mediaType, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim());
   if (mediaType?.toLowerCase() !== 'application/json') {
     const got = contentType ? `got \`${contentType.slice(0, 100)}\`` : 'got none';

@@ -6,7 +6,7 @@ import { fromBase64Url, toBase64Url } from './base64url.ts';
 /** HMAC-SHA256 of `message` under `key`: Node's crypto in the server, a JavaScript one in browsers. */
 export type HmacSha256 = (key: Uint8Array, message: Uint8Array) => Uint8Array;
 
-export interface CursorPosition {
+interface CursorPosition {
   /** The collection the cursor pages through (`pets`): a cursor of one list is no cursor of another. */
   collection: string;
   /** The id of the last item of the previous page. */

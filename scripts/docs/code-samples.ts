@@ -16,7 +16,7 @@ export interface CodeSample {
 }
 
 /** What a reader replaces with their own key. */
-export const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';
+const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';
 export const CLIENT_PACKAGE = '@animal-store/client';
 
 interface ParameterExamples {

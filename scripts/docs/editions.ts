@@ -22,7 +22,7 @@ export function editions(draftVersion: string, releaseNames: readonly string[]):
 }
 
 /** The switcher for the page at `current` (relative to dist/docs/): one select, and the changelog. */
-export function switcherHtml(all: readonly Edition[], current: string): string {
+function switcherHtml(all: readonly Edition[], current: string): string {
   const up = '../'.repeat(current.split('/').length - 1);
   const options = all
     .map(
@@ -47,7 +47,7 @@ export function switcherHtml(all: readonly Edition[], current: string): string {
  * badge in the navigation at 90 pixels, which cuts "Experimental" to "Experimen…": there it takes
  * the width of its word.
  */
-export const PAGE_STYLE = `<style id="docs-extras">
+const PAGE_STYLE = `<style id="docs-extras">
 #docs-versions{position:relative;z-index:1000;display:flex;justify-content:flex-end;gap:12px;align-items:center;
 box-sizing:border-box;height:34px;padding:0 16px;background:#fff;border-bottom:1px solid #ccc;font:14px sans-serif}
 .menu-content{height:calc(100vh - 34px)!important}

@@ -65,7 +65,7 @@ const STARTS_BLOCK = /^\s*(?:[-*+]\s|\d+[.)]\s|#|>|\||```|~~~|<|(?:=+|-+|\*+)\s*
 const ENDS_BLOCK = /^\s*(?:#|\||```|~~~|<)|\s{2}$|\\$/;
 
 /** The Markdown with each soft line break (a line that continues the paragraph before it) made a space. */
-export function withoutSoftBreaks(markdown: string): string {
+function withoutSoftBreaks(markdown: string): string {
   const lines: string[] = [];
   let fenced = false;
   for (const line of markdown.split('\n')) {

@@ -11,7 +11,7 @@ export interface Artifact {
   content: string;
 }
 
-export type PipelineStep = 'lint' | 'bundle' | 'types' | 'write';
+type PipelineStep = 'lint' | 'bundle' | 'types' | 'write';
 
 export interface StepTiming {
   step: Exclude<PipelineStep, 'write'>;

@@ -19,11 +19,11 @@ export const VERSION_MARKER = '<!-- info.version -->';
 /** Where the description of an operation takes its `x-max-body-bytes`, in words. */
 export const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
 /** Where a description takes the `x-retention-hours` beside it (the `Idempotency-Key` parameter's), in words. */
-export const RETENTION_HOURS_MARKER = '<!-- x-retention-hours -->';
+const RETENTION_HOURS_MARKER = '<!-- x-retention-hours -->';
 
 const count = (value: number) => value.toLocaleString('en-US');
 
-export function rateLimitTable(rules: RateLimitRules): string {
+function rateLimitTable(rules: RateLimitRules): string {
   const rows = Object.entries(rules.plans).map(([plan, limits]) =>
     limits === 'per-key'
       ? `| ${plan} | set per key | set per key |`
@@ -32,7 +32,7 @@ export function rateLimitTable(rules: RateLimitRules): string {
   return ['| Plan | Requests per minute | Requests per day |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
-export function banRule(rules: RateLimitRules): string {
+function banRule(rules: RateLimitRules): string {
   const { afterRefusals, firstBanSeconds, doublesWithinSeconds, longestBanSeconds } = rules.ban;
   return (
     `Requests without a valid key are limited per client address with the ${rules.withoutKey} plan's limits. ` +

@@ -153,7 +153,7 @@ function tagChanges(base: OpenApiDocument, working: OpenApiDocument): Change[] {
 }
 
 /** api-smart-diff's class, corrected by the rules below where it misjudges this API's clients. */
-export function productClass(diff: Diff, base: OpenApiDocument, working: OpenApiDocument): ChangeClass {
+function productClass(diff: Diff, base: OpenApiDocument, working: OpenApiDocument): ChangeClass {
   const path = diff.path.map(String);
   const keyword = lastKeyword(path);
   const inResponse = path.includes('responses');

@@ -15,7 +15,7 @@ export interface Release {
 
 export const RELEASED_CONTRACT = 'openapi.json';
 
-export function releasesDir(locations: ContractLocations): string {
+function releasesDir(locations: ContractLocations): string {
   return path.join(locations.root, 'releases');
 }
 

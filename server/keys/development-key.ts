@@ -1,6 +1,6 @@
 import type { KeyStore } from '../../core/keys/key-store.ts';
 
-export const DEVELOPMENT_KEY_LABEL = 'development (created at start-up)';
+const DEVELOPMENT_KEY_LABEL = 'development (created at start-up)';
 
 /**
  * Lets a fresh local server be tried at once: when the store holds no key at all (not even a

@@ -19,7 +19,7 @@ const SCRIPT_SHA1 = createHash('sha1').update(SCRIPT).digest('hex');
  * Longest wait for Redis before a request is answered 503: a request must not hang on the
  * limiter, and a healthy Redis answers a hit in well under a millisecond.
  */
-export const REDIS_TIMEOUT_MS = 1_000;
+const REDIS_TIMEOUT_MS = 1_000;
 /** Longest pause between reconnection attempts, so the limiter recovers within a second of Redis. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
@@ -93,7 +93,7 @@ export function createRedisRateLimiter({ redis, prefix, ban, clock }: RedisRateL
 
 /** The service's keys in Redis start with `animal-store:`, apart from whatever else that Redis holds. */
 /** Where the service's windows live in Redis by default; a deployment sharing a Redis picks its own. */
-export const DEFAULT_REDIS_PREFIX = 'animal-store:';
+const DEFAULT_REDIS_PREFIX = 'animal-store:';
 
 export interface RedisLimiters {
   /** Counts requests by API key. */

@@ -1,5 +1,5 @@
 /** The most items one flush writes; the rest wait for the next flush, which follows at once. */
-export const DEFAULT_MAX_BATCH = 256;
+const DEFAULT_MAX_BATCH = 256;
 
 interface Pending<Item, Result> {
   item: Item;

@@ -32,6 +32,6 @@ export function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
   return url;
 }
 
-export function poolSizeFrom(env: NodeJS.ProcessEnv): number {
+function poolSizeFrom(env: NodeJS.ProcessEnv): number {
   return integer(env, 'DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE);
 }

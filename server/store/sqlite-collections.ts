@@ -106,7 +106,7 @@ export function sqliteCollectionStores(
   };
 }
 
-export class SqliteCollectionStore implements CollectionStore {
+class SqliteCollectionStore implements CollectionStore {
   readonly #db: Database;
   readonly #table: CollectionTable;
   readonly #read: (row: Item) => Item;

@@ -52,7 +52,7 @@ export async function addPets({ client }: ClientOfTestApp, count: number): Promi
   return pets;
 }
 
-export interface SentRequest {
+interface SentRequest {
   method: string;
   url: string;
   authorization: string | null;

@@ -59,7 +59,7 @@ export function converse(
 }
 
 /** Splits a byte stream into the HTTP/1.1 answers it holds; bodies are delimited by `Content-Length`. */
-export function parseResponses(bytes: Buffer): RawResponse[] {
+function parseResponses(bytes: Buffer): RawResponse[] {
   const responses: RawResponse[] = [];
   let rest = bytes;
   while (rest.length > 0) {

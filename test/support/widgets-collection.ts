@@ -10,7 +10,7 @@ import path from 'node:path';
 
 export type Stability = 'experimental' | 'beta' | 'stable';
 
-export interface AddedOperation {
+interface AddedOperation {
   /** Upper case, as on the wire. */
   method: 'GET' | 'POST';
   /** As the contract writes it, relative to the servers: `/widgets`. */

@@ -6,7 +6,7 @@ import { Contract, type OpenApiDocument } from '../../../contract/index.ts';
 import { type JsonObject, resolveRef } from '../../../contract/readers.ts';
 import { documentedItems, parameterExample, requestBodyExample } from '../code-samples.ts';
 
-export interface ConsoleParameter {
+interface ConsoleParameter {
   name: string;
   in: string;
   required: boolean;

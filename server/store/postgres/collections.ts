@@ -96,7 +96,7 @@ export function postgresCollectionStores(
  * A collection in PostgreSQL, shared by every instance of the service. No read cache: another
  * instance may write at any moment, and an indexed lookup is about as fast as asking whether it did.
  */
-export class PostgresCollectionStore implements CollectionStore {
+class PostgresCollectionStore implements CollectionStore {
   readonly #pool: pg.Pool;
   readonly #table: CollectionTable;
   readonly #read: (row: Item) => Item;

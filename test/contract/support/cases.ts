@@ -17,7 +17,7 @@ declare module 'vitest' {
 }
 
 /** A request to the case's operation; its method is the operation's unless given. */
-export type CaseRequest = Omit<ApiRequest, 'method' | 'prefer'> & { method?: string; example?: string };
+type CaseRequest = Omit<ApiRequest, 'method' | 'prefer'> & { method?: string; example?: string };
 
 /** Sends a request that must get the case's status, and returns the (already checked) response. */
 export type Call = (request: CaseRequest, endpoint?: Endpoint) => Promise<ApiResponse>;

@@ -6,7 +6,7 @@ export interface Endpoint {
   apiKey: string;
 }
 
-export interface TargetCapabilities {
+interface TargetCapabilities {
   /**
    * Keeps the animals it is sent and answers from them. False for the static mock, which answers
    * from the contract's examples: cases that need state (create then fetch, pagination over

@@ -78,7 +78,7 @@ export async function postRaw(t: TestApp, body: string, contentType = 'applicati
   return await t.request('/v1/pets', { method: 'POST', body, headers: { 'Content-Type': contentType } });
 }
 
-export async function addPet(t: TestApp, pet: { name: string; categoryId: number; status?: PetStatus }): Promise<Pet> {
+async function addPet(t: TestApp, pet: { name: string; categoryId: number; status?: PetStatus }): Promise<Pet> {
   const response = await t.request('/v1/pets', { method: 'POST', json: pet });
   expect(response.status).toBe(201);
   return (await response.json()) as Pet;
