@@ -5,10 +5,10 @@ import { StorageUnavailableError } from '../core/store/storage-error.ts';
 import { batchedStdout } from './batched-stdout.ts';
 import { clientAddressResolver } from './client-address.ts';
 import { ConfigError, readConfig } from './config.ts';
-import { type Deployment, openDeployment } from './deployment.ts';
 import type { Fetch } from './http/create-server.ts';
 import { ensureDevelopmentKey } from './keys/development-key.ts';
 import { listen } from './listen.ts';
+import { openService, type Service } from './service.ts';
 import { checkDatabaseFile, listenFailure, StartupError } from './startup-checks.ts';
 import { databaseUrlFrom } from './store/open-storage.ts';
 
@@ -30,8 +30,8 @@ const logger = createLogger(config.logLevel, stdout);
 
 // The port is taken before the database is opened, so a busy port stops the start before anything
 // is created or printed. A request that arrives in between waits for the service.
-let serviceOpened: (service: Deployment) => void = () => {};
-const serviceReady = new Promise<Deployment>((resolve) => (serviceOpened = resolve));
+let serviceOpened: (service: Service) => void = () => {};
+const serviceReady = new Promise<Service>((resolve) => (serviceOpened = resolve));
 let handle: Fetch = async (request, env) => (await serviceReady).app.fetch(request, env);
 
 async function start() {
@@ -43,7 +43,7 @@ async function start() {
     },
   );
   if (databaseUrlFrom(process.env) === undefined) checkDatabaseFile(config.databasePath);
-  const service = await openDeployment({
+  const service = await openService({
     env: process.env,
     logger,
     clientAddress: clientAddressResolver(config.trustProxy),
@@ -67,7 +67,7 @@ const { keys } = service.storage;
 if ((await keys.count()) === 0) await ensureDevelopmentKey(keys, print, (line) => process.stderr.write(`${line}\n`));
 else print('To create an API key: npm run keys -- create --plan free');
 print(
-  `Animal Store API listening on ${listening.origin}/v1 (data: ${service.storage.description}; rate limits ${service.limiterDescription})`,
+  `Animal Store API listening on ${listening.origin}/v1 (data: ${service.storage.description}; rate limits ${service.limiters.description})`,
 );
 print(`Reference docs at ${listening.origin}/docs`);
 

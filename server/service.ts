@@ -1,62 +1,108 @@
+// The service, assembled in one place: `npm start` (server/main.ts), the tests, the contract suite
+// and the bench all call openService. Its parts come from the environment as an operator sets it
+// (SQLite at DATABASE_PATH or PostgreSQL at DATABASE_URL; process memory, or Redis at REDIS_URL,
+// for the rate limits), or are passed in, as Prism's createInstance(config, components) takes them.
 import type { Hono } from 'hono';
-import { loadContract, rateLimitRules } from '../contract/index.ts';
+import { type Contract, loadContract, rateLimitRules } from '../contract/index.ts';
 import type { AppDeps } from '../core/app.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
-import type { CollectionStores } from '../core/collections/store.ts';
 import type { AppEnv } from '../core/http-types.ts';
-import { type MemoryRateLimiter, memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
-import { banPolicy } from '../core/limiter/rate-policy.ts';
-import { type Database, openDatabase } from './database.ts';
-import { SqliteKeyStore } from './keys/sqlite-key-store.ts';
+import { LimiterUnavailableError } from '../core/limiter/limiter-error.ts';
+import { memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
+import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
+import { type BanPolicy, banPolicy } from '../core/limiter/rate-policy.ts';
+import { ConfigError } from './config.ts';
+import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
 import { createServiceApp } from './service-app.ts';
-import { sqliteCollectionStores } from './store/sqlite-collections.ts';
-import { SqliteIdempotencyStore } from './store/sqlite-idempotency.ts';
-import { CURSOR_SECRET_SETTING } from './store/storage.ts';
-import { getOrCreateSecret } from './store/stored-secret.ts';
+import { openStorageFromEnv } from './store/open-storage.ts';
+import type { Storage } from './store/storage.ts';
 
-export interface ServiceOptions extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins' | 'contract'> {
-  databasePath: string;
+export interface ServiceConfig extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins'> {
+  /** The variables that choose the parts not passed in: DATABASE_PATH or DATABASE_URL, REDIS_URL. */
+  env: NodeJS.ProcessEnv;
   clock?: Clock;
+  contract?: Contract;
+}
+
+/** Where the rate-limit windows live, and its connection. */
+interface Limiters {
+  keys: RateLimiter;
+  addresses: RateLimiter;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** For the start-up line: `in process memory`, `in Redis at 127.0.0.1:6379`. */
+  description: string;
+}
+
+/** Parts opened by the caller instead of from `env`; the service closes them with itself. */
+export interface ServiceParts {
+  storage?: Storage;
+  limiters?: Limiters;
 }
 
 export interface Service {
   app: Hono<AppEnv>;
-  db: Database;
-  collections: CollectionStores;
-  keys: SqliteKeyStore;
-  limiters: { keys: MemoryRateLimiter; addresses: MemoryRateLimiter };
-  close(): void;
+  storage: Storage;
+  limiters: Limiters;
+  /** From now on `/readyz` answers 503 `stopping`, so load balancers send no new requests. */
+  stopTakingRequests(): void;
+  /** Closes the storage's and the limiters' connections. */
+  close(): Promise<void>;
 }
 
-/**
- * The service with its production parts: SQLite storage and keys, in-memory limiters, with the
- * database at hand for the tests that look into it.
- */
-export function openService({
-  databasePath,
-  clock = systemClock,
-  contract = loadContract(),
-  ...deps
-}: ServiceOptions): Service {
-  const db = openDatabase(databasePath, contract);
-  const idempotency = new SqliteIdempotencyStore(db);
-  const collections = sqliteCollectionStores(db, contract, idempotency);
-  const keys = new SqliteKeyStore(db, clock);
-  const ban = banPolicy(rateLimitRules(contract.document).ban);
-  const limiters = memoryLimiters({ clock, ban });
-  const storage = { collections, keys, idempotency, cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING) };
+export async function openService(
+  { env, clock = systemClock, contract = loadContract(), ...deps }: ServiceConfig,
+  parts: ServiceParts = {},
+): Promise<Service> {
+  const limiters = parts.limiters ?? openLimiters(env, banPolicy(rateLimitRules(contract.document).ban), clock);
+  let storage: Storage;
+  try {
+    // The limiter's connection is ready before the first request, which would otherwise get a 503.
+    // A Redis that is down does not stop the start: /readyz says so until it answers.
+    await limiters.ping().catch((error: unknown) => {
+      if (!(error instanceof LimiterUnavailableError)) throw error;
+      deps.logger.error({ event: 'limiter_unavailable', reason: error.reason });
+    });
+    storage = parts.storage ?? (await openStorageFromEnv(env, clock, contract));
+  } catch (error) {
+    await limiters.close();
+    throw error;
+  }
+  let stopping = false;
   const app = createServiceApp({
     ...deps,
     contract,
+    clock,
     storage,
     limiters,
-    clock,
-    // Storage is this process's SQLite file, which answers while the process does.
-    probes: {
-      storage: async () => void (await collections('pets').list({ limit: 1, filters: {} })),
-      limiter: async () => {},
-      stopping: () => false,
-    },
+    probes: { storage: () => storage.ping(), limiter: () => limiters.ping(), stopping: () => stopping },
   });
-  return { app, db, collections, keys, limiters, close: () => db.close() };
+  return {
+    app,
+    storage,
+    limiters,
+    stopTakingRequests: () => {
+      stopping = true;
+    },
+    close: async () => {
+      await Promise.all([storage.close(), limiters.close()]);
+    },
+  };
+}
+
+/** Process memory for one instance; Redis, shared by every instance, with `REDIS_URL`. */
+function openLimiters(env: NodeJS.ProcessEnv, ban: BanPolicy, clock: Clock): Limiters {
+  const url = env.REDIS_URL;
+  if (!url) {
+    return {
+      ...memoryLimiters({ clock, ban }),
+      ping: async () => {},
+      close: async () => {},
+      description: 'in process memory',
+    };
+  }
+  if (!/^rediss?:\/\//.test(url))
+    throw new ConfigError('REDIS_URL must be a Redis URL, redis://host:6379 (unset it to keep the limits in memory).');
+  const redis = openRedisLimiters(url, { ban, clock, prefix: env.REDIS_KEY_PREFIX || undefined });
+  return { ...redis, description: `in Redis at ${new URL(url).host}` };
 }

@@ -27,7 +27,7 @@ const logger = createLogger('info', stdout);
 const clientAddress = () => '127.0.0.1';
 const databasePath = process.env.DATABASE_PATH;
 if (databasePath === undefined) throw new Error('bench/servers/floor.ts needs DATABASE_PATH, the database to serve.');
-const service = openService({ databasePath, logger, clientAddress });
+const service = await openService({ env: { DATABASE_PATH: databasePath }, logger, clientAddress });
 
 let app: Hono<AppEnv> = service.app;
 if (step < FLOOR_STEPS.length - 1) {
@@ -40,7 +40,7 @@ if (step < FLOOR_STEPS.length - 1) {
   if (step >= 3) {
     const rules = rateLimitRules(loadContract().document);
     app.use(
-      identifyCaller(service.keys),
+      identifyCaller(service.storage.keys),
       rateLimit({ limiters: service.limiters, clientAddress, rules, clock: systemClock }),
     );
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) delete answerHeaders[name];
@@ -51,7 +51,7 @@ if (step < FLOOR_STEPS.length - 1) {
     const cursors = createCursorCodec(new Uint8Array(32), (key, message) =>
       createHmac('sha256', key).update(message).digest(),
     );
-    const listPets = collectionHandler({ contract, stores: service.collections, cursors }, 'listPets');
+    const listPets = collectionHandler({ contract, stores: service.storage.collections, cursors }, 'listPets');
     if (!listPets) throw new Error('listPets serves no collection of the contract.');
     app.get('/v1/pets', (c) => {
       const validation = validator.validate('listPets', { query: c.req.queries(), path: {} });

@@ -1,7 +1,7 @@
 import { type Contract, loadContract } from '../../contract/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import { systemClock } from '../../core/clock.ts';
-import { openDatabase } from '../database.ts';
+import { type Database, openDatabase } from '../database.ts';
 import { SqliteKeyStore } from '../keys/sqlite-key-store.ts';
 import { sqliteCollectionStores } from './sqlite-collections.ts';
 import { withSqlite } from './sqlite-errors.ts';
@@ -21,31 +21,39 @@ export function openSqliteStorage(
 ): Storage {
   const db = openDatabase(path, contract);
   try {
-    const idempotency = new SqliteIdempotencyStore(db);
-    return {
-      collections: sqliteCollectionStores(db, contract, idempotency),
-      idempotency,
-      keys: new SqliteKeyStore(db, clock),
-      cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
-      async ping() {
-        // Commits a write that leaves nothing behind: on a full disk, or a file that became
-        // read-only or unreadable, a read alone would still answer while every write fails.
-        withSqlite(() =>
-          db
-            .transaction(() => {
-              statement(db, 'INSERT INTO settings (key, value) VALUES (?, ?)').run(READINESS_PROBE, Buffer.alloc(0));
-              statement(db, 'DELETE FROM settings WHERE key = ?').run(READINESS_PROBE);
-            })
-            .immediate(),
-        );
-      },
-      async close() {
-        db.close();
-      },
-      description: `SQLite at ${path}`,
-    };
+    return sqliteStorage(db, path, clock, contract);
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Storage in an open SQLite database (see openDatabase), which it closes with itself: for the
+ * tests that also look into the database beside the service.
+ */
+export function sqliteStorage(db: Database, path: string, clock: Clock, contract: Contract): Storage {
+  const idempotency = new SqliteIdempotencyStore(db);
+  return {
+    collections: sqliteCollectionStores(db, contract, idempotency),
+    idempotency,
+    keys: new SqliteKeyStore(db, clock),
+    cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
+    async ping() {
+      // Commits a write that leaves nothing behind: on a full disk, or a file that became
+      // read-only or unreadable, a read alone would still answer while every write fails.
+      withSqlite(() =>
+        db
+          .transaction(() => {
+            statement(db, 'INSERT INTO settings (key, value) VALUES (?, ?)').run(READINESS_PROBE, Buffer.alloc(0));
+            statement(db, 'DELETE FROM settings WHERE key = ?').run(READINESS_PROBE);
+          })
+          .immediate(),
+      );
+    },
+    async close() {
+      db.close();
+    },
+    description: `SQLite at ${path}`,
+  };
 }

@@ -24,8 +24,8 @@ describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () =>
     });
     const generated = await workspace.generate();
     expect(generated.code, generated.stderr).toBe(0);
-    service = openService({
-      databasePath: ':memory:',
+    service = await openService({
+      env: { DATABASE_PATH: ':memory:' },
       clock: new FakeClock(),
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.7',
@@ -40,7 +40,7 @@ describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () =>
   const editedRow = `| free | ${EDITED_PER_MINUTE} | 1,000 |`;
 
   it('is what the server enforces and states in its headers, for keys of the plan', async () => {
-    const { secret } = await service.keys.create({ plan: 'free' });
+    const { secret } = await service.storage.keys.create({ plan: 'free' });
     const headers = { Authorization: `Bearer ${secret}` };
     for (let sent = 1; sent <= EDITED_PER_MINUTE; sent++) {
       const response = await service.app.request('/v1/pets', { headers });

@@ -12,8 +12,16 @@ import { openService } from '../../server/service.ts';
 export async function startListeningApp(limits: Partial<HttpLimits> = {}) {
   const logLines: string[] = [];
   const logger = createLogger('debug', (line) => logLines.push(line));
-  const service = openService({ databasePath: ':memory:', logger, clientAddress: clientAddressResolver(false) });
-  const { secret: apiKey } = await service.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+  const service = await openService({
+    env: { DATABASE_PATH: ':memory:' },
+    logger,
+    clientAddress: clientAddressResolver(false),
+  });
+  const { secret: apiKey } = await service.storage.keys.create({
+    plan: 'enterprise',
+    perMinute: 1_000_000,
+    perDay: 1_000_000,
+  });
   const maxBodyBytes = loadContract().largestBodyBytes;
   const listening = await listen(service.app.fetch, '127.0.0.1', 0, { logger, limits, maxBodyBytes });
   return {

@@ -1,8 +1,11 @@
+import { loadContract } from '../../contract/index.ts';
 import type { CollectionStore } from '../../core/collections/store.ts';
 import type { NewApiKey } from '../../core/keys/key-store.ts';
 import { createLogger, type LogLevel } from '../../core/logger.ts';
 import type { Pet } from '../../generated/openapi.ts';
+import { openDatabase } from '../../server/database.ts';
 import { openService } from '../../server/service.ts';
+import { sqliteStorage } from '../../server/store/sqlite-storage.ts';
 import { FakeClock } from './fake-clock.ts';
 
 export interface TestAppOptions {
@@ -21,13 +24,22 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const clock = new FakeClock();
   const logLines: string[] = [];
   let clientAddress = options.clientAddress ?? '192.0.2.1';
-  const { app, db, collections, keys, limiters, close } = openService({
-    databasePath: ':memory:',
-    clock,
-    logger: createLogger(options.logLevel ?? 'info', (line) => logLines.push(line)),
-    clientAddress: () => clientAddress,
-    corsOrigins: options.corsOrigins,
-  });
+  // The database is opened here, so tests can also look into it beside the service.
+  const contract = loadContract();
+  const db = openDatabase(':memory:', contract);
+  const service = await openService(
+    {
+      env: {},
+      clock,
+      contract,
+      logger: createLogger(options.logLevel ?? 'info', (line) => logLines.push(line)),
+      clientAddress: () => clientAddress,
+      corsOrigins: options.corsOrigins,
+    },
+    { storage: sqliteStorage(db, ':memory:', clock, contract) },
+  );
+  const { app, limiters, close } = service;
+  const { collections, keys } = service.storage;
   const { secret: apiKey } = await keys.create(
     options.key ?? { plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 },
   );

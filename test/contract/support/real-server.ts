@@ -34,8 +34,8 @@ export async function startRealServer({
   freePlanKeys = 0,
   failingStorage,
 }: RealServerOptions = {}): Promise<RealServer> {
-  const service = openService({
-    databasePath: ':memory:',
+  const service = await openService({
+    env: { DATABASE_PATH: ':memory:' },
     clock,
     logger: createLogger('silent'),
     clientAddress: clientAddressResolver(false),
@@ -48,9 +48,9 @@ export async function startRealServer({
     };
     // The app holds this very store, so the service keeps its production wiring.
     for (const collection of collectionsOf(loadContract()))
-      Object.assign(service.collections(collection.name), { create: fail, get: fail, list: fail });
+      Object.assign(service.storage.collections(collection.name), { create: fail, get: fail, list: fail });
   }
-  const { keys } = service;
+  const { keys } = service.storage;
   const { secret: apiKey } = await keys.create({
     plan: 'enterprise',
     label: 'contract suite',

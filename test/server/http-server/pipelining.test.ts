@@ -39,7 +39,7 @@ describe('POST /v1/pets pipelined ahead of malformed bytes', () => {
       code: 'validation_failed',
       status: 400,
     });
-    const { items } = await app.service.collections('pets').list({ limit: 10, filters: {} });
+    const { items } = await app.service.storage.collections('pets').list({ limit: 10, filters: {} });
     expect(items.map((pet) => (pet as { id: number }).id)).toEqual([created.id]);
   });
 

@@ -76,7 +76,7 @@ describe('a connection whose request body the server refuses unread', () => {
       expect(JSON.parse(refusal.body)).toMatchObject({ code: 'payload_too_large', status: 413 });
       expect(conversation.endedByServer).toBe(true);
       expect(conversation.error).toBeUndefined();
-      expect((await app.service.collections('pets').list({ limit: 10 })).items).toEqual([]);
+      expect((await app.service.storage.collections('pets').list({ limit: 10 })).items).toEqual([]);
     },
   );
 

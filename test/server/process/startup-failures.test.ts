@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/logger.ts';
+import { openDatabase } from '../../../server/database.ts';
 import { openService } from '../../../server/service.ts';
 import { type FinishedProcess, runServerProcessToExit } from '../../support/server-process.ts';
 
@@ -35,11 +36,17 @@ afterEach(async () => {
 /** A database as the server leaves it, with a few pets, its WAL folded back into the file. */
 async function databaseWithPets(): Promise<{ path: string; pageSize: number }> {
   const path = join(dir, 'store.db');
-  const service = openService({ databasePath: path, logger: createLogger('silent'), clientAddress: () => '192.0.2.1' });
+  const service = await openService({
+    env: { DATABASE_PATH: path },
+    logger: createLogger('silent'),
+    clientAddress: () => '192.0.2.1',
+  });
   for (const name of ['Rex', 'Tom', 'Kit'])
-    await service.collections('pets').create({ name, categoryId: 1, status: 'available' });
-  const pageSize = service.db.pragma('page_size', { simple: true }) as number;
-  service.close();
+    await service.storage.collections('pets').create({ name, categoryId: 1, status: 'available' });
+  await service.close();
+  const db = openDatabase(path);
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.close();
   return { path, pageSize };
 }
 

@@ -111,14 +111,14 @@ describe('ReadCache', () => {
 describe('the service, beside another connection to its file', () => {
   it('answers each request with what the other connection committed before it: a revoked key, a new pet', async () => {
     const path = join(tempDir(), 'shared.db');
-    const service = openService({
-      databasePath: path,
+    const service = await openService({
+      env: { DATABASE_PATH: path },
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
     });
     const other = openDatabase(path);
     try {
-      const { record, secret } = await service.keys.create({ plan: 'pro' });
+      const { record, secret } = await service.storage.keys.create({ plan: 'pro' });
       const list = () => service.app.request('/v1/pets', { headers: { Authorization: `Bearer ${secret}` } });
       expect(await (await list()).json()).toEqual([]);
 

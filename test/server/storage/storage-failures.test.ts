@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../../../contract/index.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
-import { openDatabase } from '../../../server/database.ts';
-import { openDeployment } from '../../../server/deployment.ts';
+import { type Database, openDatabase } from '../../../server/database.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { openService, type Service } from '../../../server/service.ts';
+import { sqliteStorage } from '../../../server/store/sqlite-storage.ts';
 import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
 import { defined } from '../../support/defined.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
@@ -57,6 +58,8 @@ function fillDisk(dir: string, spareBytes: number): string {
 
 interface ServiceUnderTest {
   service: Service;
+  /** The service's database, to change its limits under it. */
+  db: Database;
   logLines: string[];
   post(name: string): Promise<Response>;
   get(path: string): Promise<Response>;
@@ -64,17 +67,23 @@ interface ServiceUnderTest {
 
 async function startService(databasePath: string): Promise<ServiceUnderTest> {
   const logLines: string[] = [];
-  const service = openService({
-    databasePath,
-    clock: new FakeClock(),
-    logger: createLogger('info', (line) => logLines.push(line)),
-    clientAddress: () => '192.0.2.1',
-  });
-  cleanups.push(() => service.close());
-  const { secret } = await service.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+  const clock = new FakeClock();
+  const db = openDatabase(databasePath);
+  const service = await openService(
+    {
+      env: {},
+      clock,
+      logger: createLogger('info', (line) => logLines.push(line)),
+      clientAddress: () => '192.0.2.1',
+    },
+    { storage: sqliteStorage(db, databasePath, clock, loadContract()) },
+  );
+  cleanups.push(() => void service.close());
+  const { secret } = await service.storage.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
   const headers = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
   return {
     service,
+    db,
     logLines,
     post: async (name) =>
       await service.app.request('/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) }),
@@ -144,7 +153,7 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
       defined(acknowledged.at(-1), 'an acknowledged pet') + 1,
     );
 
-    t.service.close();
+    await t.service.close();
     const check = new Sqlite(path, { readonly: true });
     expect(check.prepare('PRAGMA integrity_check').pluck().all()).toEqual(['ok']);
     expect(check.prepare('SELECT count(*) FROM pets').pluck().get()).toBe(acknowledged.length + 1);
@@ -153,7 +162,7 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
 
   it('fails the storage check of /readyz while a write cannot be made, and is ready again once space is freed', async () => {
     const disk = defined(mountSmallDisk(), 'a small disk mounted');
-    const deployment = await openDeployment({
+    const deployment = await openService({
       env: { DATABASE_PATH: join(disk, 'animal-store.db') },
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
@@ -205,7 +214,7 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
 describe('storage failures injected into a database', () => {
   it('answers 503 when SQLite refuses to grow the file, stores nothing, then recovers', async () => {
     const t = await startService(':memory:');
-    const { db } = t.service;
+    const { db } = t;
     const pagesInUse = db.prepare('PRAGMA page_count').pluck().get() as number;
     // SQLite's own limit on the file's size: the next write needing a new page fails as on a full disk.
     db.exec(`PRAGMA max_page_count = ${pagesInUse}`);
@@ -228,7 +237,7 @@ describe('storage failures injected into a database', () => {
   it('answers 503 while another connection holds the write lock past the busy timeout, then stores again', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'animal-store-locked-')), 'animal-store.db');
     const t = await startService(path);
-    t.service.db.exec('PRAGMA busy_timeout = 50');
+    t.db.exec('PRAGMA busy_timeout = 50');
     const other = new Sqlite(path);
     cleanups.push(() => other.close());
     other.exec('BEGIN IMMEDIATE');
@@ -246,14 +255,15 @@ describe('storage failures injected into a database', () => {
   });
 
   /** The service, with a key store whose lookups throw `failure`. */
-  function serviceWhoseKeyLookupFails(failure: Error) {
-    const { app, keys, close } = openService({
-      databasePath: ':memory:',
+  async function serviceWhoseKeyLookupFails(failure: Error) {
+    const { app, storage, close } = await openService({
+      env: { DATABASE_PATH: ':memory:' },
       clock: new FakeClock(),
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
     });
-    cleanups.push(close);
+    cleanups.push(() => void close());
+    const { keys } = storage;
     // The app holds this very store.
     keys.findActive = async () => {
       throw failure;
@@ -266,7 +276,7 @@ describe('storage failures injected into a database', () => {
   }
 
   it('answers 503 with rate-limit headers when the key cannot be looked up, counting it against nothing', async () => {
-    const service = serviceWhoseKeyLookupFails(
+    const service = await serviceWhoseKeyLookupFails(
       new StorageUnavailableError('the database file cannot be opened (SQLITE_CANTOPEN)'),
     );
     // More than the key-less plan allows in a minute, and than the ban tolerates once limited.
@@ -280,7 +290,7 @@ describe('storage failures injected into a database', () => {
   });
 
   it('answers 500 when a key lookup fails unexpectedly, counting it against nothing', async () => {
-    const service = serviceWhoseKeyLookupFails(new Error('a fault in the key store'));
+    const service = await serviceWhoseKeyLookupFails(new Error('a fault in the key store'));
     const response = await service.withKey();
     expect(response.status).toBe(500);
     expect(((await response.json()) as { code: string }).code).toBe('internal_error');

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.ts';
-import { type Deployment, openDeployment } from '../../server/deployment.ts';
+import { openService, type Service } from '../../server/service.ts';
 import {
   createTestDatabase,
   POSTGRES_ADMIN_URL,
@@ -32,18 +32,18 @@ function targetOf(url: string): { host: string; port: number } {
   return { host: hostname, port: Number(port || (protocol.startsWith('redis') ? 6379 : 5432)) };
 }
 
-describe.skipIf(!available)('a deployment on PostgreSQL and Redis', { timeout: 30_000 }, () => {
+describe.skipIf(!available)('openService on PostgreSQL and Redis', { timeout: 30_000 }, () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let postgresProxy: TcpProxy;
   let redisProxy: TcpProxy;
-  let deployment: Deployment;
+  let deployment: Service;
   let key: string;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     postgresProxy = await startTcpProxy(targetOf(POSTGRES_ADMIN_URL));
     redisProxy = await startTcpProxy(targetOf(REDIS_TEST_URL));
-    deployment = await openDeployment({
+    deployment = await openService({
       env: {
         DATABASE_URL: through(database.url, postgresProxy),
         REDIS_URL: through(REDIS_TEST_URL, redisProxy),
