@@ -280,7 +280,9 @@ function operationPhrase(
       };
     case 'parameters': {
       if (detail !== undefined) return phrase('Changed', keywordPhrase(judgement, rest));
-      const parameter = resolveRef<JsonObject>(document, nodeAt(document, fromPointer(judgement.pointer)));
+      // A parameters list that did not exist before is reported whole: its (first) parameter is the one added.
+      const found = nodeAt(document, fromPointer(judgement.pointer));
+      const parameter = resolveRef<JsonObject>(document, Array.isArray(found) ? found[0] : found);
       const described = `${parameter.required === true ? 'required' : 'optional'} ${String(parameter.in)} parameter \`${String(parameter.name)}\``;
       return action === 'remove'
         ? phrase('Removed', `${described.replace(/^(required|optional) /, '')} removed`)

@@ -152,6 +152,13 @@ const ROWS: Array<{ edit: string; change: (document: Bundle) => void; inBase?: (
       '### Removed\n\n- **Breaking**: `GET /pets`: response 400 removed.',
   },
   {
+    edit: 'a header parameter given to an operation that had none: named, not "undefined"',
+    change: (d) => {
+      d.paths['/pets'].post.parameters = [{ name: 'X-Trace', in: 'header', schema: { type: 'string' } }];
+    },
+    entry: '### Added\n\n- `POST /pets`: new optional header parameter `X-Trace`.',
+  },
+  {
     edit: 'an operation deprecated, with its removal date and successor',
     change: (d) =>
       Object.assign(d.paths['/pets'].post, {
