@@ -1,17 +1,12 @@
 import type { ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../generated/rules.ts';
 import { clientAborted, clientClosedRequest } from './client-abort.ts';
 import { ApiError, errorBody } from './errors.ts';
 import type { AppEnv } from './http-types.ts';
 import { LimiterUnavailableError } from './limiter/limiter-error.ts';
 import type { Logger } from './logger.ts';
 import { StorageUnavailableError } from './store/storage-error.ts';
-
-/**
- * Long enough for an operator to free disk space, for a lock to clear or for a backing service to
- * come back, short enough for a client to wait.
- */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -20,3 +20,6 @@ export const ERROR_CODE_STATUSES = {
   not_implemented: 501,
   service_unavailable: 503,
 } as const;
+
+/** The `Retry-After` every 503 carries, as `x-retry-after-seconds` on the `Retry-After-Unavailable` header states it. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../answer-errors.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../generated/rules.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';

@@ -37,7 +37,7 @@ contract in \`openapi/\`. Edit the contract, never these files; \`npm run genera
 | \`openapi.yaml\` | The bundled contract: one file, components keep the names of their files in \`openapi/components/\`. |
 | \`openapi.json\` | The same bundle as JSON. JSON has no comments, so this README carries its "do not edit" notice. |
 | \`openapi.ts\` | TypeScript types from openapi-typescript: \`paths\`, \`operations\`, \`components\`. |
-| \`rules.ts\` | The contract's rules that types cannot carry (its \`x-\` data), as constants for code to read at compile time: each error code's status. |
+| \`rules.ts\` | The contract's rules that types cannot carry (its \`x-\` data), as constants for code to read at compile time: each error code's status, the \`Retry-After\` of a 503. |
 `;
 
 /**
@@ -107,7 +107,11 @@ export async function buildArtifacts(locations: ContractLocations): Promise<Buil
     { name: 'openapi.json', content: json },
     { name: 'openapi.ts', content: types },
     { name: 'openapi.yaml', content: yaml },
-    { name: 'rules.ts', content: rulesModule(document as object, DO_NOT_EDIT) },
   ];
+  try {
+    artifacts.push({ name: 'rules.ts', content: rulesModule(document as object, DO_NOT_EDIT) });
+  } catch (error) {
+    return { ok: false, failedStep: 'bundle', findings: [failureFinding('bundle', error)], timings };
+  }
   return { ok: true, artifacts, document, timings };
 }

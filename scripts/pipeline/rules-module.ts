@@ -1,7 +1,11 @@
 // generated/rules.ts: the contract's rules that openapi-typescript's types do not carry (they hold
 // no `x-` data), as constants code can type against, so no module restates them.
-import { errorCodes } from '../../contract/readers.ts';
+import { errorCodes, type JsonObject } from '../../contract/readers.ts';
 
+/** The header component a 503 carries, and the extension on it that says how long to wait. */
+const UNAVAILABLE_RETRY_AFTER = { header: 'Retry-After-Unavailable', extension: 'x-retry-after-seconds' } as const;
+
+/** The module's text; throws naming what is missing when the contract lacks a rule it carries. */
 export function rulesModule(document: object, doNotEdit: string): string {
   const statuses = errorCodes(document).map(({ code, status }) => `  ${code}: ${status},`);
   return `// ${doNotEdit}
@@ -10,5 +14,19 @@ export function rulesModule(document: object, doNotEdit: string): string {
 export const ERROR_CODE_STATUSES = {
 ${statuses.join('\n')}
 } as const;
+
+/** The \`Retry-After\` every 503 carries, as \`${UNAVAILABLE_RETRY_AFTER.extension}\` on the \`${UNAVAILABLE_RETRY_AFTER.header}\` header states it. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = ${unavailableRetryAfter(document)};
 `;
+}
+
+function unavailableRetryAfter(document: object): number {
+  const { header, extension } = UNAVAILABLE_RETRY_AFTER;
+  const headers = ((document as JsonObject).components as JsonObject | undefined)?.headers as
+    | Record<string, JsonObject>
+    | undefined;
+  const seconds = headers?.[header]?.[extension];
+  if (!Number.isSafeInteger(seconds) || (seconds as number) < 1)
+    throw new Error(`The header component ${header} must set ${extension} to a whole number of seconds, at least 1.`);
+  return seconds as number;
 }

@@ -109,6 +109,10 @@ describe('an error code edited in the contract alone', { timeout: 60_000 }, () =
     expect(bundle.info.description).not.toContain('<!-- x-error-codes -->');
   });
 
+  it('is the status generated/rules.ts gives the code, which the app types its errors with', async () => {
+    expect(await workspace.read('generated/rules.ts')).toContain(`  ${ADDED_CODE}: 418,`);
+  });
+
   it('is a code of the generated types the server and the client compile against', async () => {
     expect(await workspace.read('generated/openapi.ts')).toContain(`"${ADDED_CODE}"`);
   });
@@ -215,5 +219,33 @@ describe('the version edited in the contract alone', { timeout: 60_000 }, () => 
     expect(check.stderr).toContain(
       `client/package.json says version ${JSON.parse(manifest).version}, not the contract's ${EDITED_VERSION}`,
     );
+  });
+});
+
+describe("a 503's Retry-After, edited in the contract alone", () => {
+  let workspace: Workspace;
+  beforeAll(async () => {
+    workspace = await createWorkspace();
+  }, 60_000);
+  afterAll(async () => {
+    await workspace.dispose();
+  });
+
+  it('is the value generated/rules.ts gives the code after npm run generate', async () => {
+    await workspace.editYaml('openapi/components/headers/Retry-After-Unavailable.yaml', (header) => {
+      header['x-retry-after-seconds'] = 9;
+    });
+    const generated = await workspace.generate();
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(await workspace.read('generated/rules.ts')).toContain('export const UNAVAILABLE_RETRY_AFTER_SECONDS = 9;');
+  });
+
+  it('fails npm run generate, naming the extension, when the contract no longer states it', async () => {
+    await workspace.editYaml('openapi/components/headers/Retry-After-Unavailable.yaml', (header) => {
+      delete header['x-retry-after-seconds'];
+    });
+    const generated = await workspace.generate();
+    expect(generated.code).toBe(1);
+    expect(generated.stderr).toContain('Retry-After-Unavailable must set x-retry-after-seconds');
   });
 });
