@@ -49,6 +49,8 @@ export async function startRealServer({
     // The app holds this very store, so the service keeps its production wiring.
     for (const collection of collectionsOf(loadContract()))
       Object.assign(service.storage.collections(collection.name), { create: fail, get: fail, list: fail });
+    // The readiness probe asks the storage itself, as in production.
+    service.storage.ping = fail;
   }
   const { keys } = service.storage;
   const { secret: apiKey } = await keys.create({
