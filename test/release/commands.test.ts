@@ -29,7 +29,7 @@ const originals = new Map<string, string>();
 beforeAll(async () => {
   workspace = await createWorkspace();
   await cp(path.join(repoRoot, 'releases'), workspace.path('releases'), { recursive: true });
-  await cp(path.join(repoRoot, 'CHANGELOG.md'), workspace.path('CHANGELOG.md'));
+  await copyReleasedChangelog();
   await cp(path.join(repoRoot, 'client', 'package.json'), workspace.locations.clientManifest);
   // The copy starts where `npm run release` leaves a repository, its contract the latest release,
   // whatever unreleased changes (and next version) the working contract carries.
@@ -54,9 +54,15 @@ afterEach(async () => {
   originals.clear();
   await rm(workspace.path(`releases/${NEXT_MINOR}`), { recursive: true, force: true });
   await rm(workspace.path('dist'), { recursive: true, force: true });
-  await cp(path.join(repoRoot, 'CHANGELOG.md'), workspace.path('CHANGELOG.md'));
+  await copyReleasedChangelog();
   if (contractEdited) await regenerate(workspace.locations);
 });
+
+/** The repository's CHANGELOG.md as `npm run release` leaves it: whatever the Unreleased section drafts, empty. */
+async function copyReleasedChangelog(): Promise<void> {
+  const changelog = await readFile(path.join(repoRoot, 'CHANGELOG.md'), 'utf8');
+  await workspace.write('CHANGELOG.md', changelog.replace(/(## \[Unreleased\]\n)[\s\S]*?(?=\n## \[)/, '$1'));
+}
 
 async function diff(base?: string): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
