@@ -3,8 +3,18 @@
 // touch the real tree (other work goes on in it).
 import { copyRepository, type RepositoryCopy } from '../support/repository-copy.ts';
 
-/** What generate and the mocks read: the contract, its tools, and the server code the mocks run. */
-const ENTRIES = ['openapi', 'redocly.yaml', 'scripts', 'contract', 'package.json', 'generated', 'mock', 'server'];
+/** What generate and the mocks read: the contract, its tools, the app core and the server code the mocks run. */
+const ENTRIES = [
+  'openapi',
+  'redocly.yaml',
+  'scripts',
+  'contract',
+  'core',
+  'package.json',
+  'generated',
+  'mock',
+  'server',
+];
 
 export type Workspace = RepositoryCopy;
 
