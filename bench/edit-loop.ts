@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { WatchRegeneration } from '../scripts/pipeline.ts';
+import type { WatchRegeneration } from '../scripts/pipeline/watch.ts';
 import { median } from './support.ts';
 import { judged, type Row } from './table.ts';
 
@@ -54,7 +54,10 @@ async function timeGenerate(workspace: string, { generateRuns, log }: EditLoopOp
 
 async function timeWatch(workspace: string, { watchEdits, log }: EditLoopOptions): Promise<number[]> {
   // Loaded only here: the pipeline's tools (Redocly, openapi-typescript) take a second to load.
-  const { contractLocations, watchContract } = await import('../scripts/pipeline.ts');
+  const [{ contractLocations }, { watchContract }] = await Promise.all([
+    import('../scripts/pipeline/locations.ts'),
+    import('../scripts/pipeline/watch.ts'),
+  ]);
   const schemaFile = path.join(workspace, 'openapi', 'components', 'schemas', 'Pet.yaml');
   const original = await readFile(schemaFile, 'utf8');
   const waiting: Array<(result: WatchRegeneration) => void> = [];

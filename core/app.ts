@@ -1,14 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
-import {
-  type Contract,
-  type ContractOperation,
-  idempotencyRule,
-  loadContract,
-  type RequestValidator,
-  rateLimitRules,
-  requestValidator,
-} from '../contract/index.ts';
+import { type Contract, type ContractOperation, loadContract } from '../contract/contract.ts';
+import { idempotencyRule } from '../contract/idempotency.ts';
+import { rateLimitRules } from '../contract/rate-limit-rules.ts';
+import { type RequestValidator, requestValidator } from '../contract/request-validator.ts';
 import { answerErrors } from './answer-errors.ts';
 import type { Clock } from './clock.ts';
 import type { RouteHandler } from './collections/handlers.ts';

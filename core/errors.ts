@@ -1,4 +1,5 @@
-import type { RequestProblem, RequestProblems } from '../contract/index.ts';
+import type { RequestProblem } from '../contract/problems.ts';
+import type { RequestProblems } from '../contract/request-validator.ts';
 import type { components } from '../generated/openapi.ts';
 import type { ERROR_CODE_STATUSES } from '../generated/rules.ts';
 

@@ -1,7 +1,7 @@
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
-import type { OperationId } from '../contract/index.ts';
+import type { OperationId } from '../contract/contract.ts';
 import type { operations } from '../generated/openapi.ts';
 import type { IdempotencyClaim } from './idempotency/store.ts';
 import type { Caller } from './middleware/identify-caller.ts';

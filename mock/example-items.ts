@@ -1,5 +1,7 @@
 // What the mocks' collections hold by default: every item the contract's examples show.
-import { type Contract, collectionsOf } from '../contract/index.ts';
+
+import { collectionsOf } from '../contract/collections.ts';
+import type { Contract } from '../contract/contract.ts';
 import type { Item } from '../core/collections/store.ts';
 
 /**

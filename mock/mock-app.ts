@@ -8,7 +8,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { Hono } from 'hono';
-import type { Contract, ContractOperation } from '../contract/index.ts';
+import type { Contract, ContractOperation } from '../contract/contract.ts';
 import { answerErrors } from '../core/answer-errors.ts';
 import { type AppDeps, createApp, type OperationHandlers } from '../core/app.ts';
 import { systemClock } from '../core/clock.ts';

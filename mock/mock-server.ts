@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Contract, type OpenApiDocument } from '../contract/index.ts';
+import { Contract } from '../contract/contract.ts';
+import type { OpenApiDocument } from '../contract/document.ts';
 import { createLogger } from '../core/logger.ts';
 import { type Listening, listen } from '../server/listen.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
@@ -157,7 +158,11 @@ async function watchAndReload(
   served: () => string | undefined,
 ): Promise<{ close(): Promise<void> }> {
   // Loaded only here: the pipeline's tools (Redocly, openapi-typescript) take a second to load.
-  const { contractLocations, formatFinding, watchContract } = await import('../scripts/pipeline.ts');
+  const [{ contractLocations }, { formatFinding }, { watchContract }] = await Promise.all([
+    import('../scripts/pipeline/locations.ts'),
+    import('../scripts/pipeline/lint.ts'),
+    import('../scripts/pipeline/watch.ts'),
+  ]);
   const locations = contractLocations(root);
   let serving = Promise.resolve();
   const watcher = await watchContract({

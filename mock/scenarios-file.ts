@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
-import type { Contract } from '../contract/index.ts';
+import type { Contract } from '../contract/contract.ts';
 import { readScenarios, ScenarioError, type Scenarios } from './scenarios.ts';
 
 export const SCENARIOS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'scenarios.yaml');

@@ -1,7 +1,8 @@
 // `npm run mock:stateful [-- --plan <plan>] [--pets <N>] [--seed <value>] [--scenario <name>] [--delay <ms|min-max>]`:
 // every collection of the contract in memory at http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded
 // from the contract's examples (or N generated items per collection), with a fixed key.
-import { loadContract, rateLimitRules } from '../contract/index.ts';
+import { loadContract } from '../contract/contract.ts';
+import { rateLimitRules } from '../contract/rate-limit-rules.ts';
 import { isPlan } from '../core/keys/plans.ts';
 import { readConfig } from '../server/config.ts';
 import { allowedHostsOf } from './allowed-hosts.ts';

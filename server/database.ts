@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import Sqlite from 'better-sqlite3';
-import { type Contract, loadContract } from '../contract/index.ts';
+import { type Contract, loadContract } from '../contract/contract.ts';
 import { migrate } from './store/migrations.ts';
 import { syncSqliteCollections } from './store/sqlite-collections.ts';
 

@@ -2,7 +2,7 @@
 // it. Like the docs, it is no API operation: the service mounts it with the docs, before rate limiting and
 // authentication, so it needs no key and counts against no window.
 import { Hono } from 'hono';
-import type { Contract } from '../contract/index.ts';
+import type { Contract } from '../contract/contract.ts';
 import type { AppEnv } from '../core/http-types.ts';
 
 export function indexRoute(contract: Contract): Hono<AppEnv> {

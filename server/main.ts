@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadContract } from '../contract/index.ts';
+import { loadContract } from '../contract/contract.ts';
 import { createLogger } from '../core/logger.ts';
 import { StorageUnavailableError } from '../core/store/storage-error.ts';
 import { batchedStdout } from './batched-stdout.ts';

@@ -3,7 +3,8 @@
 // service (the process, the tests, the bench) assembles the app here.
 import { createHash, createHmac } from 'node:crypto';
 import { Hono } from 'hono';
-import { type Contract, rateLimitRules } from '../contract/index.ts';
+import type { Contract } from '../contract/contract.ts';
+import { rateLimitRules } from '../contract/rate-limit-rules.ts';
 import { type AppDeps, createApp } from '../core/app.ts';
 import type { AppEnv } from '../core/http-types.ts';
 import { createMemoryRateLimiter } from '../core/limiter/memory-rate-limiter.ts';

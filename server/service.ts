@@ -3,7 +3,8 @@
 // (SQLite at DATABASE_PATH or PostgreSQL at DATABASE_URL; process memory, or Redis at REDIS_URL,
 // for the rate limits), or are passed in, as Prism's createInstance(config, components) takes them.
 import type { Hono } from 'hono';
-import { type Contract, loadContract, rateLimitRules } from '../contract/index.ts';
+import { type Contract, loadContract } from '../contract/contract.ts';
+import { rateLimitRules } from '../contract/rate-limit-rules.ts';
 import type { AppDeps } from '../core/app.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import type { AppEnv } from '../core/http-types.ts';

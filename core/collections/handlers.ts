@@ -2,13 +2,9 @@
 // with signed cursors and a `Link` to the next page. What they read (ranges, defaults, enums) the
 // request validator has checked against the contract already; what they answer is the item as
 // stored, so the server, the mocks and the browser mocks answer alike.
-import {
-  type Collection,
-  type CollectionRole,
-  type Contract,
-  collectionRoleOf,
-  type RequestInput,
-} from '../../contract/index.ts';
+import { type Collection, type CollectionRole, collectionRoleOf } from '../../contract/collections.ts';
+import type { Contract } from '../../contract/contract.ts';
+import type { RequestInput } from '../../contract/request-validator.ts';
 import { ApiError } from '../errors.ts';
 import type { AppContext } from '../http-types.ts';
 import { inProgress, replay } from '../middleware/idempotent-create.ts';

@@ -1,4 +1,4 @@
-import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
+import { fixedLimits, type RateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { WindowLimits } from '../limiter/rate-limiter.ts';
 import type { ApiKeyRecord } from './key-store.ts';
 

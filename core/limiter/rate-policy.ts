@@ -1,4 +1,4 @@
-import type { BanRules } from '../../contract/index.ts';
+import type { BanRules } from '../../contract/rate-limit-rules.ts';
 import type { RateDecision, WindowLimits } from './rate-limiter.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Contract } from '../../contract/index.ts';
+import type { Contract } from '../../contract/contract.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /** The header hono/request-id reads and answers with (its default): the service's own, not the contract's. */

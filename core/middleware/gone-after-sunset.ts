@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { type ContractOperation, deprecationOf } from '../../contract/index.ts';
+import type { ContractOperation } from '../../contract/contract.ts';
+import { deprecationOf } from '../../contract/deprecation.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';

@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
+import type { ContractOperation } from '../../contract/contract.ts';
 import {
-  type ContractOperation,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   type IdempotencyRule,
-} from '../../contract/index.ts';
+} from '../../contract/idempotency.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { fixedLimits, type RateLimitRules } from '../../contract/index.ts';
+import { fixedLimits, type RateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../generated/rules.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';

@@ -6,8 +6,15 @@
 // operation that fetches one item of a collection asks for the item its own success example
 // shows, which the mocks serve (a parameter's example may name an item no example shows).
 
-import { Contract, collectionsOf, type OpenApiDocument } from '../../contract/index.ts';
-import { type JsonObject, type OperationObject, resolveRef, type ServerObject } from '../../contract/readers.ts';
+import { collectionsOf } from '../../contract/collections.ts';
+import { Contract } from '../../contract/contract.ts';
+import {
+  type JsonObject,
+  type OpenApiDocument,
+  type OperationObject,
+  resolveRef,
+  type ServerObject,
+} from '../../contract/document.ts';
 
 export interface CodeSample {
   lang: string;

@@ -2,7 +2,7 @@
 // operationId, the name the generated types, the server's handlers and the client's users know it
 // by. The page's own copy of the contract therefore ends each operation's description with its id,
 // so a reader sees it and the search finds it. The download copies stay the bundle as generated.
-import { operationObjects } from '../../contract/index.ts';
+import { operationObjects } from '../../contract/document.ts';
 
 export function withOperationIds<T extends object>(document: T): T {
   const copy = structuredClone(document);

@@ -14,8 +14,8 @@
 //    omitted" read "whenomitted"): the page's descriptions keep each paragraph on one line, which
 //    Markdown renders the same.
 
-import type { OpenApiDocument } from '../../contract/index.ts';
-import { type JsonObject, operationObjects, type ServerObject } from '../../contract/readers.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
+import { type JsonObject, operationObjects, type ServerObject } from '../../contract/document.ts';
 import { codeSamples, documentedItems } from './code-samples.ts';
 import { withOperationIds } from './operation-ids.ts';
 

@@ -2,7 +2,8 @@
 // between two markers and rewritten from the contract by `npm run generate`; `--check` fails while
 // one says something else.
 import { readFile, writeFile } from 'node:fs/promises';
-import { errorCodes, rateLimitRules } from '../../contract/readers.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { ContractLocations } from './locations.ts';
 import { errorCodeTable, rulesProse } from './rules-prose.ts';
 

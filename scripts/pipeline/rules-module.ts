@@ -1,6 +1,8 @@
 // generated/rules.ts: the contract's rules that openapi-typescript's types do not carry (they hold
 // no `x-` data), as constants code can type against, so no module restates them.
-import { errorCodes, type JsonObject } from '../../contract/readers.ts';
+
+import type { JsonObject } from '../../contract/document.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
 
 /** The header component a 503 carries, and the extension on it that says how long to wait. */
 const UNAVAILABLE_RETRY_AFTER = { header: 'Retry-After-Unavailable', extension: 'x-retry-after-seconds' } as const;

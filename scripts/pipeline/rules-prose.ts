@@ -1,14 +1,10 @@
 // The prose that states the contract's rules to people (the rate limits, the error codes, the
 // body limit) and its version, written from the rules and `info.version` themselves, so the docs
 // and the README cannot disagree with what the server enforces or with the version released.
-import {
-  type ErrorCodeEntry,
-  errorCodes,
-  maxBodyBytes,
-  operationObjects,
-  type RateLimitRules,
-  rateLimitRules,
-} from '../../contract/readers.ts';
+
+import { operationObjects } from '../../contract/document.ts';
+import { type ErrorCodeEntry, errorCodes } from '../../contract/error-codes.ts';
+import { maxBodyBytes, type RateLimitRules, rateLimitRules } from '../../contract/rate-limit-rules.ts';
 
 /** Where the description of the contract (`info.description`) takes the rate-limit prose. */
 export const RULES_PROSE_MARKER = '<!-- x-rate-limits -->';

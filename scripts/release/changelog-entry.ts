@@ -4,7 +4,7 @@
 // Changelog's headings. What a reader of the changelog does not act on stays out: components and
 // examples added or removed (a new operation brings its own; a changed field is reported as the
 // field), tags added with their operations. Values and prose are quoted whole or not at all.
-import { type JsonObject, type OpenApiDocument, operationObjects, resolveRef } from '../../contract/index.ts';
+import { type JsonObject, type OpenApiDocument, operationObjects, resolveRef } from '../../contract/document.ts';
 import { type AffectedOperation, HTTP_METHODS, type Stability, subjectOf } from './changes.ts';
 import type { Judgement } from './gate.ts';
 import { childOf, fromPointer } from './pointer.ts';

@@ -2,7 +2,8 @@
 // one sees it: breaking, non-breaking or documentation. api-smart-diff finds and classifies the
 // changes; `productClass` below corrects it where it misjudges what this API's clients rely on.
 import { apiCompare, type Diff } from 'api-smart-diff';
-import { basePathOf, type OpenApiDocument, operationObjects } from '../../contract/index.ts';
+import { basePathOf } from '../../contract/contract.ts';
+import { type OpenApiDocument, operationObjects } from '../../contract/document.ts';
 import { locateInBundle, nodeAlong, type PathSegment, toPointer } from './pointer.ts';
 
 export type ChangeClass = 'breaking' | 'non-breaking' | 'documentation';

@@ -2,7 +2,9 @@
 // experimental operation may change in any way; a beta one's breaks are warnings; a deprecated
 // operation may go once its `x-sunset` has come; any other break needs a new major version
 // served under a new base path (`/v2`). Each change also says which version bump it calls for.
-import { basePathOf, type OpenApiDocument, sunsetInstant } from '../../contract/index.ts';
+import { basePathOf } from '../../contract/contract.ts';
+import { sunsetInstant } from '../../contract/deprecation.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
 import { type Change, compareContracts } from './changes.ts';
 import { type Bump, largestBump, parseVersion, type Version } from './version.ts';
 

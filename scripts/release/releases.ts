@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseYaml } from '@redocly/openapi-core';
-import type { OpenApiDocument } from '../../contract/index.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
 import type { ContractLocations } from '../pipeline/locations.ts';
 import { listReleases } from './release-files.ts';
 import { parseVersion } from './version.ts';

@@ -1,5 +1,5 @@
 // The working contract, bundled in memory from openapi/ exactly as `npm run generate` bundles it.
-import type { OpenApiDocument } from '../../contract/index.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
 import { type Artifact, buildArtifacts } from '../pipeline/build.ts';
 import { formatFinding } from '../pipeline/lint.ts';
 import { type ContractLocations, displayPath } from '../pipeline/locations.ts';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type pg from 'pg';
-import { type Contract, loadContract } from '../../contract/index.ts';
+import { type Contract, loadContract } from '../../contract/contract.ts';
 import type { Database } from '../database.ts';
 import { type CollectionTable, collectionTables } from '../store/collection-tables.ts';
 import { MIGRATIONS } from '../store/migrations.ts';

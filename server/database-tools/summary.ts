@@ -1,4 +1,4 @@
-import { type Contract, loadContract } from '../../contract/index.ts';
+import { type Contract, loadContract } from '../../contract/contract.ts';
 import type { Database } from '../database.ts';
 import { collectionTables } from '../store/collection-tables.ts';
 import { statement } from '../store/statement-cache.ts';

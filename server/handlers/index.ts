@@ -1,7 +1,7 @@
 // The server's handler table: one entry per operation of the contract, typed by its operationId.
 // The contract's collections are served by the collection layer; what is written here is what
 // the contract cannot say.
-import type { Contract, OperationId } from '../../contract/index.ts';
+import type { Contract, OperationId } from '../../contract/contract.ts';
 import { type CollectionHandlerDeps, collectionHandler } from '../../core/collections/handlers.ts';
 import type { Handler, Handlers } from '../../core/http-types.ts';
 import type { ReadinessProbes } from '../readiness.ts';

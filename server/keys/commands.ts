@@ -1,4 +1,5 @@
-import { loadContract, rateLimitRules } from '../../contract/index.ts';
+import { loadContract } from '../../contract/contract.ts';
+import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../core/keys/key-store.ts';
 import { isPlan, limitsFor, PLANS } from '../../core/keys/plans.ts';

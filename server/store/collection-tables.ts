@@ -3,8 +3,9 @@
 // item schema (`categoryId` in `category_id`), and an index per filter for keyset pages. Only
 // types and presence are stored here: ranges, enums and lengths are the contract's, checked by
 // the request validator, so widening an enum or a range needs no migration.
-import type { Collection, CollectionField, Contract, FieldType } from '../../contract/index.ts';
-import { collectionsOf } from '../../contract/index.ts';
+import type { Collection, CollectionField, FieldType } from '../../contract/collections.ts';
+import { collectionsOf } from '../../contract/collections.ts';
+import type { Contract } from '../../contract/contract.ts';
 import type { Item } from '../../core/collections/store.ts';
 
 export type Engine = 'sqlite' | 'postgres';

@@ -1,5 +1,5 @@
 // Which storage the environment names, for the server and the operator's tools alike.
-import type { Contract } from '../../contract/index.ts';
+import type { Contract } from '../../contract/contract.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ConfigError, databasePathFrom, integer } from '../config.ts';
 import { isPostgresUrl } from './postgres/connection.ts';

@@ -1,7 +1,7 @@
 // The contract's collections in SQLite: their tables brought in line with the contract when the
 // database opens, and a store per collection with group commit and read caches.
 import type { Database, Statement } from 'better-sqlite3';
-import type { Contract } from '../../contract/index.ts';
+import type { Contract } from '../../contract/contract.ts';
 import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../core/collections/store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../core/idempotency/store.ts';
 import { StorageUnavailableError } from '../../core/store/storage-error.ts';

@@ -1,4 +1,4 @@
-import { type Contract, loadContract } from '../../contract/index.ts';
+import { type Contract, loadContract } from '../../contract/contract.ts';
 import type { Clock } from '../../core/clock.ts';
 import { systemClock } from '../../core/clock.ts';
 import { type Database, openDatabase } from '../database.ts';

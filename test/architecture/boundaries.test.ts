@@ -58,14 +58,14 @@ describe('npm run lint:boundaries', { timeout: 120_000 }, () => {
       "import { readFileSync } from 'node:fs';\nexport const leak = readFileSync;\n",
     ],
     [
-      'contract-through-its-index',
-      'server/leak.ts',
-      "import { errorCodes } from '../contract/error-codes.ts';\nexport const leak = errorCodes;\n",
+      'pipeline-reads-the-working-copy',
+      'scripts/pipeline/leak.ts',
+      "import { loadContract } from '../../contract/contract.ts';\nexport const leak = loadContract;\n",
     ],
     [
       'server-is-not-a-tool',
       'server/leak.ts',
-      "import { contractLocations } from '../scripts/pipeline.ts';\nexport const leak = contractLocations;\n",
+      "import { contractLocations } from '../scripts/pipeline/locations.ts';\nexport const leak = contractLocations;\n",
     ],
     [
       'client-ships-browser-code',

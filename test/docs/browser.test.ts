@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParameterObject } from 'openapi-typescript';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { it as base, beforeAll, describe, expect } from 'vitest';
-import { operationObjects } from '../../contract/index.ts';
+import { operationObjects } from '../../contract/document.ts';
 import type { CodeSample } from '../../scripts/docs/code-samples.ts';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { forThePage } from '../../scripts/docs/presentation.ts';

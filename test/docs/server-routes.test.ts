@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/index.ts';
+import { loadContract } from '../../contract/contract.ts';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
 import { DEFAULT_DOCS_FILES, DOCS_LIMITS, type DocsFiles, docsRoutes } from '../../server/docs.ts';

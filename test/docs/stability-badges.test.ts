@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationObjects } from '../../contract/index.ts';
+import { operationObjects } from '../../contract/document.ts';
 import { buildDocs } from '../../scripts/docs/build.ts';
 import { createWorkspace, repoRoot, type Workspace } from '../pipeline/workspace.ts';
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';

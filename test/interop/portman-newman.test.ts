@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/index.ts';
+import { loadContract } from '../../contract/contract.ts';
 import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -6,16 +6,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { loadContract } from '../../contract/index.ts';
-import {
-  type RunningMock,
-  type RunningStatefulMock,
-  STATEFUL_MOCK_KEY,
-  startMock,
-  startStatefulMock,
-} from '../../mock/index.ts';
+import { loadContract } from '../../contract/contract.ts';
+import { type RunningMock, startMock } from '../../mock/mock-server.ts';
 import { SCENARIO_COOKIE, SCENARIO_PARAMETER } from '../../mock/request-choice.ts';
 import { loadScenarios } from '../../mock/scenarios-file.ts';
+import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/stateful.ts';
 import { accepts } from '../spec/schema-validator.ts';
 import { defined } from '../support/defined.ts';
 import { AUTHORIZED, contract as contractDocument, exampleValue, expectContractError, seededPets } from './support.ts';

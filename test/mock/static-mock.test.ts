@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedLimits, loadContract, rateLimitRules } from '../../contract/index.ts';
-import { type RunningMock, startMock } from '../../mock/index.ts';
+import { loadContract } from '../../contract/contract.ts';
+import { fixedLimits, rateLimitRules } from '../../contract/rate-limit-rules.ts';
+import { type RunningMock, startMock } from '../../mock/mock-server.ts';
 import { MOCK_PLAN } from '../../mock/static-mock-app.ts';
 import { responses } from '../spec/contract.ts';
 import { AUTHORIZED, examplePets, exampleValue, expectContractError, headerExample } from './support.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/index.ts';
+import { loadContract } from '../../contract/contract.ts';
 import { type ListeningApp, startListeningApp } from '../support/listening-app.ts';
 
 const run = promisify(execFile);

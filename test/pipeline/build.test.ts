@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseYaml } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Artifact, buildArtifacts } from '../../scripts/pipeline/build.ts';
 import {
   bodySize,
   ERROR_CODES_MARKER,
@@ -9,7 +10,6 @@ import {
   RULES_PROSE_MARKER,
   withRulesProse,
 } from '../../scripts/pipeline/rules-prose.ts';
-import { type Artifact, buildArtifacts } from '../../scripts/pipeline.ts';
 import { createWorkspace, repoRoot, run, type Workspace } from './workspace.ts';
 
 const redoclyCli = path.join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');

@@ -4,7 +4,8 @@ import { copyFile, cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ContractLocations, contractLocations, type Finding, lintContract } from '../../scripts/pipeline.ts';
+import { type Finding, lintContract } from '../../scripts/pipeline/lint.ts';
+import { type ContractLocations, contractLocations } from '../../scripts/pipeline/locations.ts';
 import { repoRoot, run } from './workspace.ts';
 
 const redoclyCli = path.join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');

@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Contract, type OpenApiDocument } from '../../contract/index.ts';
+import { Contract } from '../../contract/contract.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
 import { createLogger } from '../../core/logger.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
 import { VERSION_MARKER } from '../../scripts/pipeline/rules-prose.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ContractWatcher, type WatchRegeneration, watchContract } from '../../scripts/pipeline.ts';
+import { type ContractWatcher, type WatchRegeneration, watchContract } from '../../scripts/pipeline/watch.ts';
 import { createWorkspace, type Workspace } from './workspace.ts';
 
 describe('watchContract', { timeout: 60_000 }, () => {

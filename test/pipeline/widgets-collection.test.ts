@@ -3,7 +3,7 @@
 // types have what the helper says it added, marked as asked.
 import { access } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operationObjects } from '../../contract/index.ts';
+import { operationObjects } from '../../contract/document.ts';
 import { addWidgetsCollection, type Stability } from '../support/widgets-collection.ts';
 import { createWorkspace, type Workspace } from './workspace.ts';
 

@@ -4,14 +4,11 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseYaml, stringifyYaml } from '@redocly/openapi-core';
+import type { Artifact } from '../../scripts/pipeline/build.ts';
+import { writeArtifacts } from '../../scripts/pipeline/files.ts';
 import { generateCommand } from '../../scripts/pipeline/generate-command.ts';
-import {
-  type Artifact,
-  type ContractLocations,
-  contractLocations,
-  regenerate,
-  writeArtifacts,
-} from '../../scripts/pipeline.ts';
+import { type ContractLocations, contractLocations } from '../../scripts/pipeline/locations.ts';
+import { regenerate } from '../../scripts/pipeline/regenerate.ts';
 import { copyRepository, REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 
 export const repoRoot = REPOSITORY_ROOT;

@@ -1,7 +1,8 @@
 // The contract module on small documents written here, for the cases the bundled contract does
 // not show: other paths and methods, broken references, servers that disagree.
 import { describe, expect, it } from 'vitest';
-import { Contract, type JsonObject, type OpenApiDocument, resolveRef } from '../../contract/index.ts';
+import { Contract } from '../../contract/contract.ts';
+import { type JsonObject, type OpenApiDocument, resolveRef } from '../../contract/document.ts';
 
 const constHeader = (value: string) => ({ schema: { type: 'string', const: value } });
 const answer = (headers: JsonObject = {}) => ({ description: 'An answer.', headers });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from '../../contract/index.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
 import { entryFromChanges } from '../../scripts/release/changelog-entry.ts';
 import { runGate } from '../../scripts/release/gate.ts';
 import { sortJudgements } from '../../scripts/release/report.ts';

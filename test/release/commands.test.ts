@@ -5,7 +5,7 @@ import { access, cp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.ts';
-import { regenerate } from '../../scripts/pipeline.ts';
+import { regenerate } from '../../scripts/pipeline/regenerate.ts';
 import { runDiff } from '../../scripts/release/diff-command.ts';
 import { runRelease } from '../../scripts/release/release-command.ts';
 import { bumped, compareVersions, formatVersion, parseVersion } from '../../scripts/release/version.ts';

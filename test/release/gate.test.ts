@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from '../../contract/index.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
 import { derivePetNamePattern } from '../../scripts/patterns/pet-name.ts';
 import type { ChangeClass } from '../../scripts/release/changes.ts';
 import { runGate, type Verdict } from '../../scripts/release/gate.ts';

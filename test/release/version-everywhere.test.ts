@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.ts';
-import { type ContractLocations, contractLocations } from '../../scripts/pipeline.ts';
+import { type ContractLocations, contractLocations } from '../../scripts/pipeline/locations.ts';
 import { unreleasedText } from '../../scripts/release/changelog.ts';
 import { listReleases } from '../../scripts/release/release-files.ts';
 import { bumped, formatVersion, parseVersion } from '../../scripts/release/version.ts';

@@ -15,7 +15,8 @@ import type {
   ResponseObject,
   SchemaObject,
 } from 'openapi-typescript';
-import { loadContract, resolveRef } from '../../contract/index.ts';
+import { loadContract } from '../../contract/contract.ts';
+import { resolveRef } from '../../contract/document.ts';
 
 const bundled = loadContract();
 

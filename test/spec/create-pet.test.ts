@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxBodyBytes } from '../../contract/index.ts';
+import { maxBodyBytes } from '../../contract/rate-limit-rules.ts';
 import { bodySize } from '../../scripts/pipeline/rules-prose.ts';
 import {
   componentSchema,

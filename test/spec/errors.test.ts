@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorCodes } from '../../contract/index.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
 import { ERROR_CODES_MARKER, errorCodeTable } from '../../scripts/pipeline/rules-prose.ts';
 import {
   componentSchema,

@@ -2,7 +2,8 @@
 // in this process: set info.version to what the changes call for, `npm run generate`, `npm run
 // release`. For tests that need a release of an edit (its docs page, its entry, its version).
 import { readFile, writeFile } from 'node:fs/promises';
-import { type ContractLocations, regenerate } from '../../scripts/pipeline.ts';
+import type { ContractLocations } from '../../scripts/pipeline/locations.ts';
+import { regenerate } from '../../scripts/pipeline/regenerate.ts';
 import { runGate } from '../../scripts/release/gate.ts';
 import { runRelease } from '../../scripts/release/release-command.ts';
 import { listReleases } from '../../scripts/release/release-files.ts';

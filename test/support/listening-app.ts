@@ -1,4 +1,4 @@
-import { loadContract } from '../../contract/index.ts';
+import { loadContract } from '../../contract/contract.ts';
 import { createLogger } from '../../core/logger.ts';
 import { clientAddressResolver } from '../../server/client-address.ts';
 import type { HttpLimits } from '../../server/http/create-server.ts';

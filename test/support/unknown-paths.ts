@@ -1,6 +1,6 @@
 // Paths the contract does not declare, for the tests of 404s: derived from the contract and checked
 // against it, so a path it gains later is never mistaken for an unknown one.
-import { type Contract, loadContract } from '../../contract/index.ts';
+import { type Contract, loadContract } from '../../contract/contract.ts';
 
 /**
  * Paths relative to the API's base path that no operation serves: a made-up resource, and a

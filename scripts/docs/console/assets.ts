@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { yamlAsJson } from '../../../client/build/build-client.ts';
-import type { OpenApiDocument } from '../../../contract/index.ts';
+import type { OpenApiDocument } from '../../../contract/document.ts';
 import { SERVICE_WORKER } from '../status.ts';
 import { consoleData } from './data.ts';
 

@@ -2,8 +2,8 @@
 // and carried in the page as JSON: how to address it, its parameters and its body at their
 // examples, and where Redoc shows it.
 
-import { Contract, type OpenApiDocument } from '../../../contract/index.ts';
-import { type JsonObject, resolveRef } from '../../../contract/readers.ts';
+import { Contract } from '../../../contract/contract.ts';
+import { type JsonObject, type OpenApiDocument, resolveRef } from '../../../contract/document.ts';
 import { documentedItems, parameterExample, requestBodyExample } from '../code-samples.ts';
 
 interface ConsoleParameter {

@@ -1,7 +1,7 @@
 // The contract's collections in PostgreSQL: their tables brought in line with the contract by the
 // migration (under its advisory lock), and a store per collection on the pool.
 import type pg from 'pg';
-import type { Contract } from '../../../contract/index.ts';
+import type { Contract } from '../../../contract/contract.ts';
 import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {

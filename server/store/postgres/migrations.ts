@@ -1,4 +1,4 @@
-import type { Contract } from '../../../contract/index.ts';
+import type { Contract } from '../../../contract/contract.ts';
 import type { Migration } from '../migrations.ts';
 import { syncPostgresCollections } from './collections.ts';
 import { inTransaction, withSession } from './session.ts';

@@ -3,7 +3,7 @@
 // request (fast-check's counterexample is the request itself) and every problem found.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperationId } from '../../../contract/index.ts';
+import type { OperationId } from '../../../contract/contract.ts';
 import type { Pet } from '../../../generated/openapi.ts';
 import { operations, resolve } from '../../spec/contract.ts';
 import { defined } from '../../support/defined.ts';

@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import type { OperationId } from '../../../contract/index.ts';
+import type { OperationId } from '../../../contract/contract.ts';
 import { type ApiRequest, type ApiResponse, expectStatus, methodOf, send } from './client.ts';
 import { type Endpoint, target } from './target.ts';
 

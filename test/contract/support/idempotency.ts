@@ -1,7 +1,7 @@
 // The cases of `Idempotency-Key` on a create, the same for every operation that takes it.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { OperationId } from '../../../contract/index.ts';
+import type { OperationId } from '../../../contract/contract.ts';
 import { responseCase, statefulIt } from './cases.ts';
 import { type ApiRequest, type ApiResponse, errorCode, expectStatus, send } from './client.ts';
 import { target } from './target.ts';

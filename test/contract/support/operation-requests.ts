@@ -2,7 +2,8 @@
 // and ones that break exactly one rule, and what the answer to each must satisfy.
 import fc from 'fast-check';
 import type { ParameterObject } from 'openapi-typescript';
-import { collectionRoleOf, loadContract, type OperationId } from '../../../contract/index.ts';
+import { collectionRoleOf } from '../../../contract/collections.ts';
+import { loadContract, type OperationId } from '../../../contract/contract.ts';
 import type { Pet } from '../../../generated/openapi.ts';
 import { jsonContent, operation, requestBody, resolve } from '../../spec/contract.ts';
 import { defined } from '../../support/defined.ts';

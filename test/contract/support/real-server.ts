@@ -1,4 +1,5 @@
-import { collectionsOf, loadContract } from '../../../contract/index.ts';
+import { collectionsOf } from '../../../contract/collections.ts';
+import { loadContract } from '../../../contract/contract.ts';
 import { type Clock, systemClock } from '../../../core/clock.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';

@@ -1,4 +1,4 @@
-import { loadContract } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
 import { type RealServer, startRealServer } from '../support/real-server.ts';
 
 /** The one operation with a sunset. */

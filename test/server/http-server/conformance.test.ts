@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
 import type { HttpLimits } from '../../../server/http/create-server.ts';
 import { defined } from '../../support/defined.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
 import type { Pet, PetStatus } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';

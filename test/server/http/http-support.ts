@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { errorCodes, loadContract } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
+import { errorCodes } from '../../../contract/error-codes.ts';
 import type { ErrorBody } from '../../../core/errors.ts';
 import type { Pet, PetStatus } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';

@@ -2,7 +2,9 @@
 // `Idempotency-Key` replays the first answer, never creates twice, and the rules come from the contract.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { idempotencyRule, loadContract, rateLimitRules } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
+import { idempotencyRule } from '../../../contract/idempotency.ts';
+import { rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import type { CollectionStore } from '../../../core/collections/store.ts';
 import { memoryLimiters } from '../../../core/limiter/memory-rate-limiter.ts';
 import { banPolicy } from '../../../core/limiter/rate-policy.ts';

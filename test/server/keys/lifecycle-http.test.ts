@@ -2,7 +2,8 @@
 // inherits the windows and bans of the key it replaces, and its use is recorded without a write
 // per request.
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixedLimits, loadContract, rateLimitRules } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
+import { fixedLimits, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { expectError } from '../http/http-support.ts';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract, type RateLimitRules, rateLimitRules } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
+import { type RateLimitRules, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import type { NewApiKey } from '../../../core/keys/key-store.ts';
 import { limitsFor } from '../../../core/keys/plans.ts';
 import { assertValidNewApiKey, InvalidApiKeyError } from '../../../server/keys/new-key.ts';

@@ -1,4 +1,5 @@
-import { fixedLimits, loadContract, rateLimitRules } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
+import { fixedLimits, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from '../../../core/limiter/rate-limiter.ts';
 import { banPolicy } from '../../../core/limiter/rate-policy.ts';
 import { FakeClock } from '../../support/fake-clock.ts';

@@ -5,7 +5,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedLimits, loadContract, rateLimitRules } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
+import { fixedLimits, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import type { Storage } from '../../../server/store/storage.ts';
 import {

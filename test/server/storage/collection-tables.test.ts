@@ -1,7 +1,8 @@
 // The tables follow the contract: a collection or a field the contract gains needs no hand-written
 // migration, on SQLite and on PostgreSQL, and a change the data cannot follow stops the start, named.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Contract, loadContract, type OpenApiDocument } from '../../../contract/index.ts';
+import { Contract, loadContract } from '../../../contract/contract.ts';
+import type { OpenApiDocument } from '../../../contract/document.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
 import { sqliteCollectionStores } from '../../../server/store/sqlite-collections.ts';

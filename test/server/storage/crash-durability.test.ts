@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadContract } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { sqliteCollectionStores } from '../../../server/store/sqlite-collections.ts';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
 import { openDatabase } from '../../../server/database.ts';
 import { collectionTables } from '../../../server/store/collection-tables.ts';
 import { MIGRATIONS, migrate } from '../../../server/store/migrations.ts';

@@ -2,7 +2,7 @@
 // its pool, and what requests get while the database cannot be reached.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { collectionTables, SERVICE_TABLES } from '../../../server/store/collection-tables.ts';
 import { pageStatement } from '../../../server/store/postgres/collections.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/index.ts';
+import { loadContract } from '../../../contract/contract.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { type Database, openDatabase } from '../../../server/database.ts';
