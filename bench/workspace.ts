@@ -10,6 +10,7 @@ const ENTRIES = [
   'scripts',
   'contract',
   'core',
+  'node',
   'package.json',
   'generated',
   'mock',

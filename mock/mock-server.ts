@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Contract } from '../contract/contract.ts';
 import type { OpenApiDocument } from '../contract/document.ts';
 import { createLogger } from '../core/logger.ts';
-import { type Listening, listen } from '../server/listen.ts';
+import { type Listening, listen } from '../node/listen.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
 import type { Delay } from './delay.ts';
 import { exampleItems } from './example-items.ts';

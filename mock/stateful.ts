@@ -12,7 +12,7 @@ import { createMemoryRateLimiter } from '../core/limiter/memory-rate-limiter.ts'
 import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
 import { banPolicy } from '../core/limiter/rate-policy.ts';
 import { createLogger, type LogLevel } from '../core/logger.ts';
-import { listen } from '../server/listen.ts';
+import { listen } from '../node/listen.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
 import { countingLimiter } from './counting-limiter.ts';
 import type { DeclaredAnswers } from './declared-answers.ts';

@@ -13,7 +13,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { ApiError, errorBody } from '../core/errors.ts';
 import type { AppContext, AppEnv } from '../core/http-types.ts';
 import type { RateLimiter, WindowLimits } from '../core/limiter/rate-limiter.ts';
-import { compress, type Encoding, isCompressible, PRECOMPRESSED_SUFFIX } from './docs-compression.ts';
+import { compress, type Encoding, isCompressible, PRECOMPRESSED_SUFFIX } from '../node/http/compression.ts';
 
 export interface DocsFiles {
   /**

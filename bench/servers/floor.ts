@@ -17,7 +17,7 @@ import { accessLog } from '../../core/middleware/access-log.ts';
 import { identifyCaller } from '../../core/middleware/identify-caller.ts';
 import { rateLimit } from '../../core/middleware/rate-limit.ts';
 import { createCursorCodec } from '../../core/pagination/cursor.ts';
-import { batchedStdout } from '../../server/batched-stdout.ts';
+import { batchedStdout } from '../../node/batched-stdout.ts';
 import { openService } from '../../server/service.ts';
 import { FLOOR_STEPS } from '../support.ts';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenApiDocument } from '../../contract/document.ts';
-import { compress, type Encoding, isCompressible, PRECOMPRESSED_SUFFIX } from '../../server/docs-compression.ts';
+import { compress, type Encoding, isCompressible, PRECOMPRESSED_SUFFIX } from '../../node/http/compression.ts';
 import { buildArtifacts } from '../pipeline/build.ts';
 import { findDrift } from '../pipeline/files.ts';
 import { formatFinding } from '../pipeline/lint.ts';
@@ -214,7 +214,7 @@ async function renderWithRedocly(
 }
 
 /** Readers (the server, a concurrent build) see the old file or the new one, never a partial one. */
-/** For a text file of dist/docs/, its compressed forms beside it, which the server serves (server/docs-compression.ts). */
+/** For a text file of dist/docs/, its compressed forms beside it, which the server serves (node/http/compression.ts). */
 async function writeCompressedForms(file: string, content: string | Buffer): Promise<void> {
   if (!isCompressible(file)) return;
   const bytes = Buffer.from(content);

@@ -4,7 +4,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PRECOMPRESSED_SUFFIX } from '../../server/docs-compression.ts';
+import { PRECOMPRESSED_SUFFIX } from '../../node/http/compression.ts';
 import type { ContractLocations } from '../pipeline/locations.ts';
 import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { CHANGELOG_PAGE } from './editions.ts';

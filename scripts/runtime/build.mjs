@@ -14,6 +14,7 @@ const STAMP = path.join(RUNTIME_DIR, '.built');
 const SOURCES = [
   'server',
   'core',
+  'node',
   'contract',
   'generated',
   'tsconfig.json',

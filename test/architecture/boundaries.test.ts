@@ -13,6 +13,7 @@ const CHECKED = [
   'tsconfig.json',
   'contract',
   'core',
+  'node',
   'server',
   'mock',
   'client',

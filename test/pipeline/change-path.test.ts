@@ -22,6 +22,7 @@ import { addWidgetsCollection, type WidgetsCollection } from '../support/widgets
 const COPIED = [
   'contract',
   'core',
+  'node',
   'server',
   'mock',
   'client',

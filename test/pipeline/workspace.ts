@@ -51,7 +51,7 @@ const COPIED = [
   'client',
   'core',
   'mock',
-  'server/docs-compression.ts',
+  'node',
   'package.json',
   'tsconfig.json',
 ];

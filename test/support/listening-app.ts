@@ -1,8 +1,8 @@
 import { loadContract } from '../../contract/contract.ts';
 import { createLogger } from '../../core/logger.ts';
+import type { HttpLimits } from '../../node/http/create-server.ts';
+import { listen } from '../../node/listen.ts';
 import { clientAddressResolver } from '../../server/client-address.ts';
-import type { HttpLimits } from '../../server/http/create-server.ts';
-import { listen } from '../../server/listen.ts';
 import { openService } from '../../server/service.ts';
 
 /**

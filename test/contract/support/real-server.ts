@@ -3,8 +3,8 @@ import { loadContract } from '../../../contract/contract.ts';
 import { type Clock, systemClock } from '../../../core/clock.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import { listen } from '../../../node/listen.ts';
 import { clientAddressResolver } from '../../../server/client-address.ts';
-import { listen } from '../../../server/listen.ts';
 import { openService } from '../../../server/service.ts';
 
 export interface RealServer {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
-import type { HttpLimits } from '../../../server/http/create-server.ts';
+import type { HttpLimits } from '../../../node/http/create-server.ts';
 import { defined } from '../../support/defined.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
 import { converse, type RawConversation, type RawResponse, requestHead } from '../../support/raw-http.ts';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const LOGGER = fileURLToPath(new URL('../../../server/batched-stdout.ts', import.meta.url));
+const LOGGER = fileURLToPath(new URL('../../../node/batched-stdout.ts', import.meta.url));
 
 /** Runs `script` in a fresh Node process with `write` = batchedStdout(), and returns what it printed. */
 function run(script: string) {

@@ -18,6 +18,7 @@ const STARTABLE = [
   'CHANGELOG.md',
   'server',
   'core',
+  'node',
   'contract',
   'generated',
   'scripts',

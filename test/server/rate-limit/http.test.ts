@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
-import { listen } from '../../../server/listen.ts';
+import { listen } from '../../../node/listen.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
