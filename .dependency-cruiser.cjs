@@ -74,7 +74,7 @@ module.exports = {
       comment: 'The mocks may share the server’s configuration, never its storage, keys or handlers.',
       severity: 'error',
       from: { path: inside('mock') },
-      to: { path: inside('server'), pathNot: '^server/config\\.ts$' },
+      to: { path: inside('server'), pathNot: '^server/process/config\\.ts$' },
     },
     {
       name: 'client-ships-browser-code',

@@ -1,4 +1,4 @@
-// Rows 1 and 2 of the bench: the full stack (server/main.ts as its own process: request id, access
+// Rows 1 and 2 of the bench: the full stack (server/process/main.ts as its own process: request id, access
 // log, key lookup, rate limit, authentication, routing, validation, storage, JSON) against a bare
 // Hono app answering the same bytes from constants, for a page of 20 pets, one pet and a new pet;
 // on SQLite and, where they run, on PostgreSQL + Redis. The servers run side by side and each
@@ -16,7 +16,7 @@ import { answerOf, CONNECTIONS, PATH, start, stop } from './support.ts';
 import { int, judged, ms, type Row, reference, skipped } from './table.ts';
 import { describeErrors, errorCount, requestsPerSecond, type WrkResult, wrk } from './wrk.ts';
 
-const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../server/process/main.ts', import.meta.url));
 const BARE = fileURLToPath(new URL('./servers/bare.ts', import.meta.url));
 const PEER = fileURLToPath(new URL('./servers/fastify-peer.ts', import.meta.url));
 /** The peer (bench/servers/fastify-peer.ts) serves the page of pets only; ours must do at least this much better. */

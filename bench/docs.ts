@@ -13,7 +13,7 @@ import { answerOf, PATH, start, stop } from './support.ts';
 import { int, judged, ms, type Row, reference } from './table.ts';
 import { describeErrors, requestsPerSecond, wrk } from './wrk.ts';
 
-const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../server/process/main.ts', import.meta.url));
 const DOCS_CONNECTIONS = 300;
 /** A few clients of the API, enough for a p99 without taking the CPU the downloads need. */
 const API_CONNECTIONS = 10;

@@ -17,8 +17,8 @@ const LOAD_SECONDS = 5;
 const PETS = 10_000;
 
 const RUNTIMES = [
-  { name: 'tsx (node --import tsx server/main.ts)', args: ['--import', 'tsx', 'server/main.ts'] },
-  { name: 'compiled (node dist/runtime/server/main.js)', args: ['dist/runtime/server/main.js'] },
+  { name: 'tsx (node --import tsx server/process/main.ts)', args: ['--import', 'tsx', 'server/process/main.ts'] },
+  { name: 'compiled (node dist/runtime/server/process/main.js)', args: ['dist/runtime/server/process/main.js'] },
 ] as const;
 
 requireWrk();

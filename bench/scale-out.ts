@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from '../server/store/postgres/connection.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../server/storage/postgres/connection.ts';
 import { createTestDatabase, POSTGRES_ADMIN_URL, REDIS_TEST_URL } from '../support/backing-services.ts';
 import { cpuOf, machineBusy, procTimes } from './proc.ts';
 import { fillPostgres, fillSqlite, postgresKey, sqliteKey } from './seed.ts';
@@ -36,7 +36,7 @@ const WARMUP_S = 2;
 const POST_PATH = '/v1/pets';
 const POST_BODY = JSON.stringify({ name: 'Bench pet', categoryId: 3 });
 const LOG_LEVEL = process.env.LOG_LEVEL ?? 'info';
-const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../server/process/main.ts', import.meta.url));
 const BALANCER = fileURLToPath(new URL('./servers/balancer.ts', import.meta.url));
 
 // --- targets (see bench/README.md for why each) ---

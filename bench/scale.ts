@@ -20,7 +20,7 @@ import { CONNECTIONS, median, percentile, start, stop } from './support.ts';
 import { int, judged, ms, type Row, reference, skipped } from './table.ts';
 import { describeErrors, errorCount, requestsPerSecond, type WrkResult, wrk } from './wrk.ts';
 
-const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../server/process/main.ts', import.meta.url));
 const SOLD_PAGE = '/v1/pets?status=sold&limit=100';
 const WALK_START = '/v1/pets?limit=1';
 const WARM_WALK_START = '/v1/pets?status=available&limit=1';

@@ -1,9 +1,9 @@
 // The benches' data, written fast: pets by one SQL statement (one transaction, no HTTP and no
 // round trip per pet), so a million pets take seconds; and an API key whose limits no load reaches.
 import pg from 'pg';
-import { openDatabase } from '../server/database.ts';
-import { SqliteKeyStore } from '../server/keys/sqlite-key-store.ts';
-import { openPostgresStorage } from '../server/store/postgres/postgres-storage.ts';
+import { openPostgresStorage } from '../server/storage/postgres/storage.ts';
+import { openDatabase } from '../server/storage/sqlite/database.ts';
+import { SqliteKeyStore } from '../server/storage/sqlite/key-store.ts';
 
 const BENCH_KEY = { plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000, label: 'bench' } as const;
 

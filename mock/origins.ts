@@ -2,7 +2,7 @@
 // localhost, so that is allowed by default; `CORS_ORIGINS` replaces it with a list.
 
 import type { CorsOrigins } from '../core/middleware/cors.ts';
-import { corsOriginsOf } from '../server/config.ts';
+import { corsOriginsOf } from '../server/process/config.ts';
 
 export type MockOrigins = CorsOrigins;
 

@@ -4,7 +4,7 @@
 import { loadContract } from '../contract/contract.ts';
 import { rateLimitRules } from '../contract/rate-limit-rules.ts';
 import { isPlan } from '../core/keys/plans.ts';
-import { readConfig } from '../server/config.ts';
+import { readConfig } from '../server/process/config.ts';
 import { allowedHostsOf } from './allowed-hosts.ts';
 import {
   delayFlag,

@@ -1,4 +1,4 @@
-// The service, assembled in one place: `npm start` (server/main.ts), the tests, the contract suite
+// The service, assembled in one place: `npm start` (server/process/main.ts), the tests, the contract suite
 // and the bench all call openService. Its parts come from the environment as an operator sets it
 // (SQLite at DATABASE_PATH or PostgreSQL at DATABASE_URL; process memory, or Redis at REDIS_URL,
 // for the rate limits), or are passed in, as Prism's createInstance(config, components) takes them.
@@ -12,11 +12,11 @@ import { LimiterUnavailableError } from '../core/limiter/limiter-error.ts';
 import { memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
 import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
 import { type BanPolicy, banPolicy } from '../core/limiter/rate-policy.ts';
-import { ConfigError } from './config.ts';
+import { createServiceApp } from './app/service-app.ts';
 import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
-import { createServiceApp } from './service-app.ts';
-import { openStorageFromEnv } from './store/open-storage.ts';
-import type { Storage } from './store/storage.ts';
+import { ConfigError } from './process/config.ts';
+import { openStorageFromEnv } from './storage/open.ts';
+import type { Storage } from './storage/storage.ts';
 
 export interface ServiceConfig extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins'> {
   /** The variables that choose the parts not passed in: DATABASE_PATH or DATABASE_URL, REDIS_URL. */

@@ -51,7 +51,7 @@ describe('npm run lint:boundaries', { timeout: 120_000 }, () => {
     [
       'core-is-shared-by-all',
       'core/leak.ts',
-      "import { readConfig } from '../server/config.ts';\nexport const leak = readConfig;\n",
+      "import { readConfig } from '../server/process/config.ts';\nexport const leak = readConfig;\n",
     ],
     [
       'core-is-browser-safe',
@@ -71,7 +71,7 @@ describe('npm run lint:boundaries', { timeout: 120_000 }, () => {
     [
       'client-ships-browser-code',
       'client/leak.ts',
-      "import { readConfig } from '../server/config.ts';\nexport const leak = readConfig;\n",
+      "import { readConfig } from '../server/process/config.ts';\nexport const leak = readConfig;\n",
     ],
     [
       'tests-and-bench-apart',

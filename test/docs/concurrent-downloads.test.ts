@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
-import { DEFAULT_DOCS_FILES } from '../../server/docs.ts';
+import { DEFAULT_DOCS_FILES } from '../../server/docs/routes.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -11,7 +11,7 @@ import { loadContract } from '../../contract/contract.ts';
 import { listen } from '../../node/listen.ts';
 import { ensureDocs } from '../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
-import { DEFAULT_DOCS_FILES, DOCS_LIMITS, type DocsFiles, docsRoutes } from '../../server/docs.ts';
+import { DEFAULT_DOCS_FILES, DOCS_LIMITS, type DocsFiles, docsRoutes } from '../../server/docs/routes.ts';
 import { defined } from '../support/defined.ts';
 import { converse } from '../support/raw-http.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';

@@ -188,7 +188,7 @@ describe('the same collection marked not implemented in the server’s handler t
   let origin: string;
 
   beforeAll(async () => {
-    const table = path.join(copy.root, 'server', 'handlers', 'index.ts');
+    const table = path.join(copy.root, 'server', 'app', 'handlers', 'index.ts');
     const marked = widgets.operations.map(({ operationId }) => `    ${operationId}: notImplemented,\n`).join('');
     const source = (await readFile(table, 'utf8'))
       .replace(
@@ -198,7 +198,7 @@ describe('the same collection marked not implemented in the server’s handler t
       .replace(/( {4}getHealth: )/, `${marked}$1`);
     await writeFile(table, source);
     server = await start(
-      'server/main.ts',
+      'server/process/main.ts',
       { HOST: '127.0.0.1', PORT: '0', DATABASE_PATH: path.join(copy.root, 'data', 'store.db'), LOG_LEVEL: 'warn' },
       /listening on http:\/\/[^\s]+\/v1/,
     );

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerObject } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { type OpenApiDocument, operationObjects } from '../../contract/document.ts';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/process/config.ts';
 import { componentSchema, contract, keywords, operation, operations } from './contract.ts';
 
 function server(url: string): ServerObject {

@@ -2,7 +2,7 @@ import { loadContract } from '../../contract/contract.ts';
 import { createLogger } from '../../core/logger.ts';
 import type { HttpLimits } from '../../node/http/create-server.ts';
 import { listen } from '../../node/listen.ts';
-import { clientAddressResolver } from '../../server/client-address.ts';
+import { clientAddressResolver } from '../../server/app/client-address.ts';
 import { openService } from '../../server/service.ts';
 
 /**

@@ -2,7 +2,7 @@ import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../server/process/main.ts', import.meta.url));
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -31,7 +31,7 @@ function spawnMain(env: Record<string, string>, options: Pick<SpawnOptions, 'uid
   return { child, exited, output: () => stdout, errors: () => stderr };
 }
 
-/** Starts `server/main.ts` as its own process on a free port and resolves once it listens. */
+/** Starts `server/process/main.ts` as its own process on a free port and resolves once it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const { child, exited, output, errors } = spawnMain(env);
   // No timer of its own: a loaded machine may take long to start it; the test's timeout bounds the wait.
@@ -57,7 +57,7 @@ export interface FinishedProcess {
   stderr: string;
 }
 
-/** Runs `server/main.ts` when it is expected to stop by itself (a start-up that fails). */
+/** Runs `server/process/main.ts` when it is expected to stop by itself (a start-up that fails). */
 export async function runServerProcessToExit(
   env: Record<string, string>,
   options: Pick<SpawnOptions, 'uid' | 'gid'> = {},

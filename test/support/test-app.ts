@@ -3,9 +3,9 @@ import type { CollectionStore } from '../../core/collections/store.ts';
 import type { NewApiKey } from '../../core/keys/key-store.ts';
 import { createLogger, type LogLevel } from '../../core/logger.ts';
 import type { Pet } from '../../generated/openapi.ts';
-import { openDatabase } from '../../server/database.ts';
 import { openService } from '../../server/service.ts';
-import { sqliteStorage } from '../../server/store/sqlite-storage.ts';
+import { openDatabase } from '../../server/storage/sqlite/database.ts';
+import { sqliteStorage } from '../../server/storage/sqlite/storage.ts';
 import { FakeClock } from './fake-clock.ts';
 
 export interface TestAppOptions {

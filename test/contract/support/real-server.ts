@@ -4,7 +4,7 @@ import { type Clock, systemClock } from '../../../core/clock.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { listen } from '../../../node/listen.ts';
-import { clientAddressResolver } from '../../../server/client-address.ts';
+import { clientAddressResolver } from '../../../server/app/client-address.ts';
 import { openService } from '../../../server/service.ts';
 
 export interface RealServer {
@@ -27,7 +27,7 @@ export interface RealServerOptions {
 }
 
 /**
- * The service wired as `server/main.ts` wires it (SQLite, real keys and limiters, the socket's
+ * The service wired as `server/process/main.ts` wires it (SQLite, real keys and limiters, the socket's
  * peer address), in memory, listening on a free port of 127.0.0.1.
  */
 export async function startRealServer({

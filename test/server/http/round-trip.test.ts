@@ -12,7 +12,7 @@ const newPetProperties = Object.entries(keywords(componentSchema('NewPet')).prop
 const petProperties = Object.keys(keywords(componentSchema('Pet')).properties as Record<string, unknown>);
 
 const WHERE_TO_ADD =
-  'add a column in server/store/migrations.ts, write and read it in server/store/sqlite-pet-store.ts, and pass it on in server/handlers/';
+  'add a column in server/storage/sqlite/migrations.ts, write and read it in server/store/sqlite-pet-store.ts, and pass it on in server/app/handlers/';
 
 /** Every property NewPet declares, required or optional, with a value its schema allows. */
 const completeNewPets = fc.record(

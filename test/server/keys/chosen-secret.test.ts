@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../../server/database.ts';
 import { InvalidApiKeyError } from '../../../server/keys/new-key.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+import { type Database, openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 
 // NewApiKey.secret: a key with a known value, for fixtures such as the stateful mock's.
 describe('SqliteKeyStore.create with a chosen secret', () => {

@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.ts';
-import { openDatabase } from '../../../server/database.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
-import { runKeysCommand, USAGE } from '../../../server/keys/commands.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
-import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
+import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
+import { runKeysCommand, USAGE } from '../../../server/tools/keys.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
@@ -263,7 +263,7 @@ describe('keys with bad arguments', () => {
 });
 
 describe('npm run keys (the process)', () => {
-  const script = fileURLToPath(new URL('../../../server/keys-cli.ts', import.meta.url));
+  const script = fileURLToPath(new URL('../../../server/tools/keys-cli.ts', import.meta.url));
   const runProcess = (args: string[], databasePath: string) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], {
       // An empty DATABASE_URL: these tests are about DATABASE_PATH, whatever the caller's environment says.
@@ -344,7 +344,7 @@ describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_UR
   });
 
   it('runs as a process (npm run keys) against DATABASE_URL', async () => {
-    const script = fileURLToPath(new URL('../../../server/keys-cli.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../../../server/tools/keys-cli.ts', import.meta.url));
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', script, 'create', '--plan', 'business'],

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../../server/database.ts';
-import { openDatabase } from '../../../server/database.ts';
 import { ensureDevelopmentKey } from '../../../server/keys/development-key.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+import type { Database } from '../../../server/storage/sqlite/database.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { defined } from '../../support/defined.ts';
 
 let db: Database;

@@ -3,9 +3,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/database.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { useTempDirs } from '../storage/temp-dir.ts';
 
 const tempDir = useTempDirs();

@@ -41,7 +41,7 @@ function developmentKey(server: ServerProcess): string {
 }
 
 // Each test starts Node processes of the server, which take seconds on a busy two-core machine.
-describe('server/main.ts', { timeout: 60_000, concurrent: true }, () => {
+describe('server/process/main.ts', { timeout: 60_000, concurrent: true }, () => {
   it('creates its database folder and prints a development key once when none exists', async ({ servers, expect }) => {
     const first = await servers.start();
     const key = developmentKey(first);

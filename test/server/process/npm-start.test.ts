@@ -80,7 +80,7 @@ describe.skipIf(process.platform !== 'linux')('npm start', { timeout: 180_000 },
   it('builds dist/runtime when it is missing and runs the compiled server, with no TypeScript loader', async () => {
     const start = await npmStart('compiled');
     try {
-      await stat(path.join(copy.root, 'dist', 'runtime', 'server', 'main.js'));
+      await stat(path.join(copy.root, 'dist', 'runtime', 'server', 'process', 'main.js'));
       const response = await fetch(`${start.baseUrl}/pets`);
       expect(response.status).toBe(401);
       const commands = await processesOf(start);
@@ -94,12 +94,12 @@ describe.skipIf(process.platform !== 'linux')('npm start', { timeout: 180_000 },
   });
 
   it('rebuilds the runtime when a source is newer than the build', async () => {
-    const built = path.join(copy.root, 'dist', 'runtime', 'server', 'main.js');
+    const built = path.join(copy.root, 'dist', 'runtime', 'server', 'process', 'main.js');
     const before = await npmStart('first');
     before.npm.kill('SIGTERM');
     await once(before.npm, 'exit');
     const firstBuild = (await stat(built)).mtimeMs;
-    const source = path.join(copy.root, 'server', 'main.ts');
+    const source = path.join(copy.root, 'server', 'process', 'main.ts');
     const later = new Date(firstBuild + 60_000);
     await utimes(source, later, later);
 

@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
 import { fixedLimits, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
-import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
-import type { Storage } from '../../../server/store/storage.ts';
+import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
+import type { Storage } from '../../../server/storage/storage.ts';
 import {
   createTestDatabase,
   postgresReachable,
@@ -19,7 +19,7 @@ import {
 import { defined } from '../../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
-const KEYS_CLI = fileURLToPath(new URL('../../../server/keys-cli.ts', import.meta.url));
+const KEYS_CLI = fileURLToPath(new URL('../../../server/tools/keys-cli.ts', import.meta.url));
 const INSTANCES = 3;
 const available = (await postgresReachable()) && (await redisReachable());
 

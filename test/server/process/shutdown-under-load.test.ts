@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Pet } from '../../../generated/openapi.ts';
-import { openDatabase } from '../../../server/database.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
-import { integrityProblems } from '../../../server/store/integrity.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { integrityProblems } from '../../../server/storage/sqlite/integrity.ts';
+import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { defined } from '../../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
@@ -89,7 +89,7 @@ function send(baseUrl: string, key: string, index: number): Promise<Outcome> {
   });
 }
 
-describe('graceful shutdown of server/main.ts under load', () => {
+describe('graceful shutdown of server/process/main.ts under load', () => {
   it('answers every request it accepted in full, keeps every pet it acknowledged, and exits 0 within its timeout', {
     timeout: 60_000,
   }, async () => {

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/logger.ts';
-import { openDatabase } from '../../../server/database.ts';
 import { openService } from '../../../server/service.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { type FinishedProcess, runServerProcessToExit } from '../../support/server-process.ts';
 
 let dir: string;
@@ -86,7 +86,7 @@ function expectOneLineFailure(run: FinishedProcess, names: RegExp): void {
 }
 
 // Each test starts Node processes of the server, which take seconds on a busy two-core machine.
-describe('start-up failures of server/main.ts', { timeout: 60_000 }, () => {
+describe('start-up failures of server/process/main.ts', { timeout: 60_000 }, () => {
   it('reports a busy port in one line naming PORT, before it creates the database or a key', async () => {
     const port = await occupiedPort();
     const databasePath = join(dir, 'store.db');

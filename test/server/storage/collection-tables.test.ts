@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Contract, loadContract } from '../../../contract/contract.ts';
 import type { OpenApiDocument } from '../../../contract/document.ts';
-import { openDatabase } from '../../../server/database.ts';
-import { openPostgresStorage } from '../../../server/store/postgres/postgres-storage.ts';
-import { sqliteCollectionStores } from '../../../server/store/sqlite-collections.ts';
+import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
+import { sqliteCollectionStores } from '../../../server/storage/sqlite/collections.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { useTempDirs } from './temp-dir.ts';
 

@@ -4,9 +4,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
-import { openDatabase } from '../../../server/database.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
-import { sqliteCollectionStores } from '../../../server/store/sqlite-collections.ts';
+import { sqliteCollectionStores } from '../../../server/storage/sqlite/collections.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { startServerProcess } from '../../support/server-process.ts';
 import { useTempDirs } from './temp-dir.ts';
 

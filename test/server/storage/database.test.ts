@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
-import { openDatabase } from '../../../server/database.ts';
-import { collectionTables } from '../../../server/store/collection-tables.ts';
-import { MIGRATIONS, migrate } from '../../../server/store/migrations.ts';
-import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
+import { collectionTables } from '../../../server/storage/collection-tables.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { MIGRATIONS, migrate } from '../../../server/storage/sqlite/migrations.ts';
+import { getOrCreateSecret } from '../../../server/storage/sqlite/stored-secret.ts';
 import { defined } from '../../support/defined.ts';
 import { useTempDirs } from './temp-dir.ts';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../server/config.ts';
-import { openStorageFromEnv } from '../../../server/store/open-storage.ts';
-import type { Storage } from '../../../server/store/storage.ts';
+import { ConfigError } from '../../../server/process/config.ts';
+import { openStorageFromEnv } from '../../../server/storage/open.ts';
+import type { Storage } from '../../../server/storage/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { useTempDirs } from './temp-dir.ts';
 

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/logger.ts';
-import { type Database, openDatabase } from '../../../server/database.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { openService } from '../../../server/service.ts';
-import { changeDetector } from '../../../server/store/change-detector.ts';
-import { ReadCache } from '../../../server/store/read-cache.ts';
+import { ReadCache } from '../../../server/storage/read-cache.ts';
+import { changeDetector } from '../../../server/storage/sqlite/change-detector.ts';
+import { type Database, openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { defined } from '../../support/defined.ts';
 import { useTempDirs } from './temp-dir.ts';
 

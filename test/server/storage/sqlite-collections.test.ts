@@ -5,10 +5,10 @@ import { loadContract } from '../../../contract/contract.ts';
 import type { CollectionStore } from '../../../core/collections/store.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import type { Pet } from '../../../generated/openapi.ts';
-import type { Database } from '../../../server/database.ts';
-import { openDatabase } from '../../../server/database.ts';
-import { collectionTables } from '../../../server/store/collection-tables.ts';
-import { pageQuery, sqliteCollectionStores } from '../../../server/store/sqlite-collections.ts';
+import { collectionTables } from '../../../server/storage/collection-tables.ts';
+import { pageQuery, sqliteCollectionStores } from '../../../server/storage/sqlite/collections.ts';
+import type { Database } from '../../../server/storage/sqlite/database.ts';
+import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { defined } from '../../support/defined.ts';
 
 let db: Database;

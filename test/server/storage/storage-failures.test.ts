@@ -7,11 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
-import { type Database, openDatabase } from '../../../server/database.ts';
-import { SqliteKeyStore } from '../../../server/keys/sqlite-key-store.ts';
 import { openService, type Service } from '../../../server/service.ts';
-import { sqliteStorage } from '../../../server/store/sqlite-storage.ts';
-import { getOrCreateSecret } from '../../../server/store/stored-secret.ts';
+import { type Database, openDatabase } from '../../../server/storage/sqlite/database.ts';
+import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
+import { sqliteStorage } from '../../../server/storage/sqlite/storage.ts';
+import { getOrCreateSecret } from '../../../server/storage/sqlite/stored-secret.ts';
 import { defined } from '../../support/defined.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
 

@@ -1,0 +1,33 @@
+// The server's handler table: one entry per operation of the contract, typed by its operationId.
+// The contract's collections are served by the collection layer; what is written here is what
+// the contract cannot say.
+import type { Contract, OperationId } from '../../../contract/contract.ts';
+import { type CollectionHandlerDeps, collectionHandler } from '../../../core/collections/handlers.ts';
+import type { Handler, Handlers } from '../../../core/http-types.ts';
+import type { ReadinessProbes } from '../readiness.ts';
+import { createOrder } from './create-order.ts';
+import { getHealth, getReadiness } from './health.ts';
+
+export interface HandlerDeps extends CollectionHandlerDeps {
+  contract: Contract;
+  probes: ReadinessProbes;
+}
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const collection = <K extends OperationId>(operationId: K): Handler<K> => {
+    const handler = collectionHandler(deps, operationId);
+    if (!handler) throw new Error(`${operationId} lists, creates or fetches no collection of the contract.`);
+    // The collection layer answers what the contract declares for the operation (its item schema).
+    return handler as unknown as Handler<K>;
+  };
+  return {
+    listPets: collection('listPets'),
+    createPet: collection('createPet'),
+    getPet: collection('getPet'),
+    listOrders: collection('listOrders'),
+    createOrder: createOrder(collection('createOrder'), deps.stores('pets')),
+    getOrder: collection('getOrder'),
+    getHealth: getHealth(),
+    getReadiness: getReadiness(deps.probes),
+  };
+}

@@ -1,0 +1,222 @@
+// The contract's collections in SQLite: their tables brought in line with the contract when the
+// database opens, and a store per collection with group commit and read caches.
+import type { Database, Statement } from 'better-sqlite3';
+import type { Contract } from '../../../contract/contract.ts';
+import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
+import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
+import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import {
+  assertStorable,
+  COLUMN_TYPES,
+  type CollectionTable,
+  collectionTables,
+  defaultLiteral,
+  rowReader,
+  selectList,
+  toColumn,
+} from '../collection-tables.ts';
+import { ReadCache } from '../read-cache.ts';
+import { changeDetector } from './change-detector.ts';
+import { withSqlite } from './errors.ts';
+import { GroupCommit } from './group-commit.ts';
+import { SqliteIdempotencyStore } from './idempotency.ts';
+import { statement } from './statement-cache.ts';
+
+/** A create waiting for its group commit, with its claim on an idempotency key if it has one. */
+interface PendingCreate {
+  fields: Record<string, unknown>;
+  claim?: IdempotencyClaim;
+  answerOf?: (item: Item) => KeptAnswer;
+}
+
+/** Bounds of the read caches: popular pages and items are read again and again between writes. */
+const CACHED_PAGES = 1_000;
+const CACHED_ITEMS = 10_000;
+
+/**
+ * Creates the table of each collection the contract has and the database lacks, adds the columns
+ * of fields the contract added, and the indexes of its filters, in one IMMEDIATE transaction (two
+ * processes opening one file do not both do it). A column whose type the contract changed, or a
+ * required field added without a default to a table that has rows, stops the start, named.
+ */
+export function syncSqliteCollections(db: Database, contract: Contract): void {
+  const types = COLUMN_TYPES.sqlite;
+  db.transaction(() => {
+    for (const table of collectionTables(contract)) {
+      const existing = new Map(
+        statement<[], { name: string; type: string }>(db, `PRAGMA table_info(${table.name})`)
+          .all()
+          .map((column) => [column.name, column.type]),
+      );
+      if (existing.size === 0) {
+        // STRICT: SQLite refuses a value of the wrong type instead of converting it.
+        // AUTOINCREMENT: the id of a deleted row is never handed out again.
+        const columns = table.fields.map(
+          (field) => `${field.column} ${types[field.type]}${field.required ? ' NOT NULL' : ''}`,
+        );
+        db.exec(
+          `CREATE TABLE ${table.name} (id INTEGER PRIMARY KEY AUTOINCREMENT${columns.map((column) => `, ${column}`).join('')}) STRICT`,
+        );
+      }
+      for (const field of table.fields) {
+        const type = existing.get(field.column);
+        if (type !== undefined && existing.size > 0) {
+          if (type !== types[field.type])
+            throw new Error(
+              `The column ${table.name}.${field.column} holds ${type}, but the contract now makes ${field.name} a ${field.type}; migrate the data by hand.`,
+            );
+          continue;
+        }
+        if (existing.size === 0) continue;
+        db.exec(`ALTER TABLE ${table.name} ADD COLUMN ${addedColumn(db, table, field)}`);
+      }
+      for (const { index, column } of table.filterIndexes.values()) {
+        // A filtered page seeks to (value, afterId) and reads `limit` rows in id order.
+        db.exec(`CREATE INDEX IF NOT EXISTS ${index} ON ${table.name} (${column}, id)`);
+      }
+    }
+  }).immediate();
+}
+
+function addedColumn(db: Database, table: CollectionTable, field: CollectionTable['fields'][number]): string {
+  const type = COLUMN_TYPES.sqlite[field.type];
+  if (!field.required) return `${field.column} ${type}`;
+  if (field.default !== undefined) return `${field.column} ${type} NOT NULL DEFAULT ${defaultLiteral('sqlite', field)}`;
+  const rows = statement<[], number>(db, `SELECT count(*) FROM ${table.name}`).pluck().get() ?? 0;
+  if (rows > 0)
+    throw new Error(
+      `The contract makes ${table.collection.noun}.${field.name} required, but the ${rows} stored ${table.name} have no value for it; give it a default in the contract.`,
+    );
+  return `${field.column} ${type}`;
+}
+
+/** A store for each of the contract's collections, on `db` (synced first). */
+export function sqliteCollectionStores(
+  db: Database,
+  contract: Contract,
+  idempotency = new SqliteIdempotencyStore(db),
+): CollectionStores {
+  const stores = new Map(
+    collectionTables(contract).map((table) => [table.name, new SqliteCollectionStore(db, table, idempotency)] as const),
+  );
+  return (name) => {
+    const store = stores.get(name);
+    if (!store) throw new Error(`The contract has no collection ${name}.`);
+    return store;
+  };
+}
+
+class SqliteCollectionStore implements CollectionStore {
+  readonly #db: Database;
+  readonly #table: CollectionTable;
+  readonly #read: (row: Item) => Item;
+  readonly #get: Statement<[number], Item>;
+  readonly #pages: ReadCache<Page>;
+  readonly #items: ReadCache<Item>;
+  readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
+
+  constructor(db: Database, table: CollectionTable, idempotency: SqliteIdempotencyStore) {
+    this.#db = db;
+    this.#table = table;
+    this.#read = rowReader('sqlite', table);
+    this.#get = statement(db, `SELECT ${selectList(table)} FROM ${table.name} WHERE id = ?`);
+    // Any commit, by this process or another one, empties them before the next read.
+    this.#pages = new ReadCache(changeDetector(db), CACHED_PAGES);
+    this.#items = new ReadCache(changeDetector(db), CACHED_ITEMS);
+    const columns = table.fields.map((field) => field.column);
+    const insert = statement<unknown[], Item>(
+      db,
+      `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING ${selectList(table)}`,
+    );
+    // Group commit: the items created in one turn of the event loop share one transaction, so one
+    // fsync (synchronous = FULL) acknowledges them all instead of one fsync per item.
+    // IMMEDIATE: the write lock is taken (or waited for, busy_timeout) at BEGIN.
+    const insertAll = db.transaction((items: PendingCreate[]) =>
+      items.map(({ fields, claim, answerOf }): CreateOnceOutcome<Item> => {
+        // Another process on the file may have committed this key since the request looked.
+        const kept = claim && idempotency.findNow(claim);
+        if (kept) return { kept };
+        // `all`, never `get`: `get` stops at the returned row and resets the statement, which
+        // (outside a transaction) commits and drops the commit's error (a full disk), so an item
+        // that was never stored would get its 201. `all` runs the statement to its end.
+        const [stored] = insert.all(...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])));
+        if (!stored) throw new Error(`SQLite returned no row for an inserted ${table.collection.noun}.`);
+        const created = this.#read(stored);
+        // In the batch's transaction: the answer commits with the item, or neither does.
+        if (claim && answerOf) idempotency.recordNow(claim, answerOf(created));
+        return { created };
+      }),
+    ).immediate;
+    this.#creates = new GroupCommit((items) =>
+      withSqlite(() => {
+        // A batch still queued when the service closed the database (a shutdown past its timeout).
+        if (!db.open) throw new StorageUnavailableError('the database is closed');
+        // Returns after the COMMIT (synced): a failed commit or insert throws, and rolls back the
+        // whole batch, so no item of it is stored or acknowledged.
+        return insertAll(items);
+      }),
+    );
+  }
+
+  /** Resolves once the item's transaction has committed; items created together share one commit. */
+  async create(fields: Record<string, unknown>): Promise<Item> {
+    // Checked before queueing: a value no engine can store refuses only its own create.
+    assertStorable('sqlite', this.#table, fields);
+    const outcome = await this.#creates.submit({ fields });
+    if (!('created' in outcome)) throw new Error('A create without an idempotency key found a kept answer.');
+    return outcome.created;
+  }
+
+  async createOnce(
+    fields: Record<string, unknown>,
+    claim: IdempotencyClaim,
+    answerOf: (item: Item) => KeptAnswer,
+  ): Promise<CreateOnceOutcome<Item>> {
+    assertStorable('sqlite', this.#table, fields);
+    return await this.#creates.submit({ fields, claim, answerOf });
+  }
+
+  async get(id: number): Promise<Item | undefined> {
+    return withSqlite(() =>
+      this.#items.get(String(id), () => {
+        const row = this.#get.get(id);
+        return row && this.#read(row);
+      }),
+    );
+  }
+
+  async list({ limit, filters = {}, afterId = 0 }: PageQuery): Promise<Page> {
+    const given = Object.entries(filters);
+    return withSqlite(() =>
+      this.#pages.get(JSON.stringify([given, afterId, limit]), () => {
+        // One row beyond the page tells whether another page exists, without counting.
+        const rows = this.#page(given.map(([name]) => name)).all(
+          ...given.map(([name, value]) => {
+            const field = this.#table.fields.find((candidate) => candidate.name === name);
+            return field ? toColumn('sqlite', field, value) : value;
+          }),
+          afterId,
+          limit + 1,
+        );
+        return { items: rows.slice(0, limit).map(this.#read), hasMore: rows.length > limit };
+      }),
+    );
+  }
+
+  /** The page statement for these filters, prepared once per database. */
+  #page(filterNames: string[]): Statement<unknown[], Item> {
+    return statement(this.#db, pageQuery(this.#table, filterNames));
+  }
+}
+
+/**
+ * The page of `table` filtered by `filterNames` (their values, then afterId and limit + 1, as
+ * parameters). INDEXED BY: whatever statistics say, a page reads about `limit` index entries, even
+ * for a rare value at a million rows (a scan in id order would skip every non-matching row).
+ */
+export function pageQuery(table: CollectionTable, filterNames: readonly string[]): string {
+  const conditions = filterNames.map((name) => `${table.filterIndexes.get(name)?.column ?? name} = ?`);
+  const first = filterNames[0] === undefined ? undefined : table.filterIndexes.get(filterNames[0]);
+  const source = first ? `${table.name} INDEXED BY ${first.index}` : table.name;
+  return `SELECT ${selectList(table)} FROM ${source} WHERE ${[...conditions, 'id > ?'].join(' AND ')} ORDER BY id LIMIT ?`;
+}

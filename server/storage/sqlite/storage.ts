@@ -1,0 +1,59 @@
+import { type Contract, loadContract } from '../../../contract/contract.ts';
+import type { Clock } from '../../../core/clock.ts';
+import { systemClock } from '../../../core/clock.ts';
+import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
+import { sqliteCollectionStores } from './collections.ts';
+import { type Database, openDatabase } from './database.ts';
+import { withSqlite } from './errors.ts';
+import { SqliteIdempotencyStore } from './idempotency.ts';
+import { SqliteKeyStore } from './key-store.ts';
+import { statement } from './statement-cache.ts';
+import { getOrCreateSecret } from './stored-secret.ts';
+
+/** The settings row the readiness probe writes and deletes in one transaction. */
+const READINESS_PROBE = 'readiness_probe';
+
+/** Storage in the SQLite file at `path` (created and migrated if needed), for one instance of the service. */
+export function openSqliteStorage(
+  path: string,
+  clock: Clock = systemClock,
+  contract: Contract = loadContract(),
+): Storage {
+  const db = openDatabase(path, contract);
+  try {
+    return sqliteStorage(db, path, clock, contract);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * Storage in an open SQLite database (see openDatabase), which it closes with itself: for the
+ * tests that also look into the database beside the service.
+ */
+export function sqliteStorage(db: Database, path: string, clock: Clock, contract: Contract): Storage {
+  const idempotency = new SqliteIdempotencyStore(db);
+  return {
+    collections: sqliteCollectionStores(db, contract, idempotency),
+    idempotency,
+    keys: new SqliteKeyStore(db, clock),
+    cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
+    async ping() {
+      // Commits a write that leaves nothing behind: on a full disk, or a file that became
+      // read-only or unreadable, a read alone would still answer while every write fails.
+      withSqlite(() =>
+        db
+          .transaction(() => {
+            statement(db, 'INSERT INTO settings (key, value) VALUES (?, ?)').run(READINESS_PROBE, Buffer.alloc(0));
+            statement(db, 'DELETE FROM settings WHERE key = ?').run(READINESS_PROBE);
+          })
+          .immediate(),
+      );
+    },
+    async close() {
+      db.close();
+    },
+    description: `SQLite at ${path}`,
+  };
+}

@@ -1,0 +1,205 @@
+import { rmSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import { isPostgresUrl } from '../../storage/postgres/connection.ts';
+import type { Database } from '../../storage/sqlite/database.ts';
+import { integrityProblems } from '../../storage/sqlite/integrity.ts';
+import { readArguments, UsageError } from '../command-line.ts';
+import { backupDatabase } from './backup.ts';
+import { copySqliteToPostgres, describeCopy, TargetNotEmptyError } from './copy.ts';
+import { openExistingReadOnly } from './open-existing.ts';
+import { isDamagedDatabaseError } from './problems.ts';
+import { Refusal } from './refusal.ts';
+import type { DatabaseSummary } from './summary.ts';
+import { describeSummary, summarize } from './summary.ts';
+
+export const USAGE = `Usage: npm run db:backup -- <file>
+       npm run db:check
+       npm run db:copy -- --from <file> --to <postgres-url>
+
+  db:backup <file>   copy the database to <file>, a new file in an existing folder, while the
+                     server keeps running and writing; then check the copy and say what it holds
+  db:check           run SQLite's full integrity check on the database: exit code 0 when it is
+                     sound, 1 when SQLite reports problems; safe while the server runs
+  db:copy --from <file> --to <postgres-url>
+                     copy every table of the SQLite database <file> (each collection of the
+                     contract, the API keys, the cursor secret) into an empty PostgreSQL
+                     database (migrated first), keeping their ids, in one transaction; a
+                     database that holds anything already, or a source table the contract
+                     does not describe, is refused
+
+To restore a backup:
+  1. stop the server
+  2. copy the backup over DATABASE_PATH
+  3. delete DATABASE_PATH-wal and DATABASE_PATH-shm if they are there (SQLite would
+     otherwise replay the replaced database's log over the backup)
+  4. start the server
+
+The database is DATABASE_PATH (default data/animal-store.db). npm runs the scripts in the
+project folder, so a relative <file> is taken from there.
+`;
+
+interface Output {
+  write(text: string): unknown;
+}
+
+export interface DatabaseCommandContext {
+  stdout: Output;
+  stderr: Output;
+  /** Only ever opened read-only; never created. */
+  databasePath: string;
+}
+
+type Command =
+  | { name: 'help' }
+  | { name: 'backup'; target: string }
+  | { name: 'check' }
+  | { name: 'copy'; from: string; to: string };
+
+/** Runs the database tool on `argv` (the arguments after the script) and returns the exit code. */
+export async function runDatabaseCommand(argv: readonly string[], context: DatabaseCommandContext): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    context.stderr.write(`Error: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    switch (command.name) {
+      case 'help':
+        context.stdout.write(USAGE);
+        return 0;
+      case 'backup':
+        return backup(resolve(context.databasePath), command.target, context);
+      case 'check':
+        return check(resolve(context.databasePath), context);
+      case 'copy':
+        return await copy(command.from, command.to, context);
+    }
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    context.stderr.write(`Error: ${error.message}\n`);
+    return 2;
+  }
+}
+
+function backup(databasePath: string, target: string, { stdout, stderr }: DatabaseCommandContext): number {
+  try {
+    backupDatabase(databasePath, target);
+  } catch (error) {
+    if (!isDamagedDatabaseError(error)) throw error;
+    stderr.write(
+      `Error: ${databasePath} could not be copied because it is damaged (${error.message}); ` +
+        'see what SQLite reports with: npm run db:check\n',
+    );
+    return 1;
+  }
+
+  const { problems, summary } = inspect(openExistingReadOnly(target));
+  if (!summary) {
+    rmSync(target);
+    stderr.write(
+      `Error: the copy failed SQLite's integrity check, so it was deleted:\n${indent(problems)}` +
+        'See what SQLite reports on the database with: npm run db:check\n',
+    );
+    return 1;
+  }
+  stdout.write(
+    `Backed up ${databasePath} to ${target} (${statSync(target).size} bytes).\n` +
+      `The copy holds ${describeSummary(summary)}, and passed SQLite's integrity check.\n`,
+  );
+  return 0;
+}
+
+function check(databasePath: string, { stdout, stderr }: DatabaseCommandContext): number {
+  const { problems, summary } = inspect(openExistingReadOnly(databasePath));
+  if (!summary) {
+    stderr.write(
+      `Error: ${databasePath} failed SQLite's integrity check:\n${indent(problems)}` +
+        `Restore the last good backup: stop the server, copy the backup over ${databasePath}, ` +
+        `delete ${databasePath}-wal and ${databasePath}-shm, then start the server.\n`,
+    );
+    return 1;
+  }
+  stdout.write(`ok\n${databasePath}: ${describeSummary(summary)}.\n`);
+  return 0;
+}
+
+async function copy(from: string, to: string, { stdout, stderr }: DatabaseCommandContext): Promise<number> {
+  try {
+    stdout.write(`${describeCopy(await copySqliteToPostgres(from, to), from)}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof TargetNotEmptyError || error instanceof StorageUnavailableError)) throw error;
+    stderr.write(`Error: ${error.message}${error instanceof StorageUnavailableError ? '; nothing was copied' : ''}\n`);
+    return 1;
+  }
+}
+
+/** Checks `db` and, only when it is sound (counting a damaged table may fail), summarizes it; then closes it. */
+function inspect(db: Database): { problems: string[]; summary?: DatabaseSummary } {
+  try {
+    const problems = integrityProblems(db, 'full');
+    return problems.length === 0 ? { problems, summary: summarize(db) } : { problems };
+  } finally {
+    db.close();
+  }
+}
+
+/** One problem of SQLite's may span several lines; each is indented under the heading. */
+function indent(problems: readonly string[]): string {
+  return problems
+    .flatMap((problem) => problem.split('\n'))
+    .map((line) => `  ${line}\n`)
+    .join('');
+}
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+} as const;
+
+function parseCommand(argv: readonly string[]): Command {
+  const { values, positionals } = readArguments(argv, OPTIONS);
+  const [name, ...operands] = positionals;
+  if (values.help || name === 'help') return { name: 'help' };
+  if (name !== 'copy' && (values.from !== undefined || values.to !== undefined)) {
+    throw new UsageError('Only the copy command takes --from and --to.');
+  }
+
+  switch (name) {
+    case undefined:
+      throw new UsageError('A command is required: backup, check or copy.');
+    case 'backup': {
+      const [target, extra] = operands;
+      if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}": backup takes one file.`);
+      if (!target) throw new UsageError('The backup command needs the file to write the backup to.');
+      return { name: 'backup', target: resolve(target) };
+    }
+    case 'check':
+      if (operands.length > 0) {
+        throw new UsageError(`Unexpected argument "${operands[0]}": check takes none; it checks DATABASE_PATH.`);
+      }
+      return { name: 'check' };
+    case 'copy':
+      return parseCopy(operands, values);
+    default:
+      throw new UsageError(`Unknown command "${name}".`);
+  }
+}
+
+function parseCopy(operands: readonly string[], { from, to }: { from?: string; to?: string }): Command {
+  if (operands.length > 0) {
+    throw new UsageError(`Unexpected argument "${operands[0]}": copy takes --from <file> and --to <postgres-url>.`);
+  }
+  if (!from) throw new UsageError('The copy command needs --from, the SQLite database to copy.');
+  if (!to) throw new UsageError('The copy command needs --to, the URL of the PostgreSQL database to fill.');
+  // The URL is not repeated: it may hold a password.
+  if (!isPostgresUrl(to)) {
+    throw new UsageError('--to must be a PostgreSQL URL, postgres://user:password@host:5432/database.');
+  }
+  return { name: 'copy', from: resolve(from), to };
+}
