@@ -77,12 +77,27 @@ module.exports = {
       to: { path: inside('server'), pathNot: '^server/process/config\\.ts$' },
     },
     {
+      name: 'mock-app-stands-on-the-core',
+      comment:
+        'mock/app/ is what MSW and the docs console run in browsers: it imports the core and the contract, nothing of the Node layer or of the mock servers.',
+      severity: 'error',
+      from: { path: '^mock/app/' },
+      to: { path: '^(node|mock/node)/' },
+    },
+    {
+      name: 'mock-app-is-browser-safe',
+      comment: 'mock/app/ runs in browsers (MSW, the docs console): no Node.js built-in modules.',
+      severity: 'error',
+      from: { path: '^mock/app/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'client-ships-browser-code',
       comment:
         'client/ is the package others install: it takes the core, the browser-safe mock and the contract, nothing of the server or the tools.',
       severity: 'error',
       from: { path: inside('client') },
-      to: { path: inside('server', 'node', 'scripts', 'test', 'bench') },
+      to: { path: '^(server|node|mock/node|scripts|test|bench)/' },
     },
     {
       name: 'scripts-read-the-contract',

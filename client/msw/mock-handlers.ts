@@ -4,12 +4,12 @@
 import { type HttpHandler, type HttpResponseResolver, http } from 'msw';
 import { loadContract } from '../../contract/contract.ts';
 import { createLogger } from '../../core/logger.ts';
-import { exampleAnswers } from '../../mock/declared-answers.ts';
-import { parseDelay } from '../../mock/delay.ts';
-import { exampleItems } from '../../mock/example-items.ts';
-import { SCENARIO_COOKIE } from '../../mock/request-choice.ts';
-import { readScenarios, scenarioNamed } from '../../mock/scenarios.ts';
-import { createStaticMockApp } from '../../mock/static-mock-app.ts';
+import { exampleAnswers } from '../../mock/app/declared-answers.ts';
+import { parseDelay } from '../../mock/app/delay.ts';
+import { exampleItems } from '../../mock/app/example-items.ts';
+import { SCENARIO_COOKIE } from '../../mock/app/request-choice.ts';
+import { readScenarios, scenarioNamed } from '../../mock/app/scenarios.ts';
+import { createStaticMockApp } from '../../mock/app/static-mock-app.ts';
 import { SCENARIOS_DATA, SCENARIOS_SOURCE } from './embedded-scenarios.ts';
 import { patternAt } from './url-patterns.ts';
 

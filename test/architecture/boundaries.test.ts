@@ -69,6 +69,16 @@ describe('npm run lint:boundaries', { timeout: 120_000 }, () => {
       "import { contractLocations } from '../scripts/pipeline/locations.ts';\nexport const leak = contractLocations;\n",
     ],
     [
+      'mock-app-is-browser-safe',
+      'mock/app/leak.ts',
+      "import { readFileSync } from 'node:fs';\nexport const leak = readFileSync;\n",
+    ],
+    [
+      'mock-app-stands-on-the-core',
+      'mock/app/leak.ts',
+      "import { listen } from '../../node/listen.ts';\nexport const leak = listen;\n",
+    ],
+    [
       'client-ships-browser-code',
       'client/leak.ts',
       "import { readConfig } from '../server/process/config.ts';\nexport const leak = readConfig;\n",

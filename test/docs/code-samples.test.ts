@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClient, CLIENT_DIR } from '../../client/build/build-client.ts';
 import { type JsonObject, operationObjects } from '../../contract/document.ts';
-import { type RunningStaticMock, startMock } from '../../mock/mock-server.ts';
+import { type RunningStaticMock, startMock } from '../../mock/node/server.ts';
 import { CLIENT_PACKAGE, type CodeSample } from '../../scripts/docs/code-samples.ts';
 import { forThePage } from '../../scripts/docs/presentation.ts';
 import { contract, jsonContent, namedExamples, requestBody } from '../spec/contract.ts';

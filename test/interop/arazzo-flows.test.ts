@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStatefulMock, startStatefulMock } from '../../mock/stateful.ts';
+import { type RunningStatefulMock, startStatefulMock } from '../../mock/node/stateful-server.ts';
 import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningMock, startMock } from '../../mock/mock-server.ts';
+import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
 import { examplePets } from './support.ts';
 

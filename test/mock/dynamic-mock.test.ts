@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/contract.ts';
 import type { Pet } from '../../generated/openapi.ts';
-import { DEFAULT_DYNAMIC_PETS, type RunningMock, startMock } from '../../mock/mock-server.ts';
-import { prismAnswers } from '../../mock/prism-answers.ts';
+import { prismAnswers } from '../../mock/node/prism-answers.ts';
+import { DEFAULT_DYNAMIC_PETS, type RunningMock, startMock } from '../../mock/node/server.ts';
 import { validatorFor } from '../spec/schema-validator.ts';
 import { AUTHORIZED, exampleValue } from './support.ts';
 

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnimalStoreClient, type FetchLike } from '../../client/index.ts';
 import { loadContract } from '../../contract/contract.ts';
-import { DELAY_HEADER } from '../../mock/mock-app.ts';
-import { type RunningMock, startMock } from '../../mock/mock-server.ts';
-import { FAULTS, type Fault } from '../../mock/scenarios.ts';
-import { loadScenarios, SCENARIOS_FILE } from '../../mock/scenarios-file.ts';
+import { DELAY_HEADER } from '../../mock/app/app.ts';
+import { FAULTS, type Fault } from '../../mock/app/scenarios.ts';
+import { loadScenarios, SCENARIOS_FILE } from '../../mock/node/scenarios-file.ts';
+import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { defined } from '../support/defined.ts';
 import { AUTHORIZED, exampleValue, expectContractError, headerExample } from './support.ts';
 

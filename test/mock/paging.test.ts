@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnimalStoreClient, findLink, type PagedQuery } from '../../client/index.ts';
 import type { Pet } from '../../generated/openapi.ts';
-import { type RunningMock, startMock } from '../../mock/mock-server.ts';
-import { startStatefulMock } from '../../mock/stateful.ts';
+import { type RunningMock, startMock } from '../../mock/node/server.ts';
+import { startStatefulMock } from '../../mock/node/stateful-server.ts';
 import { AUTHORIZED, examplePets, expectContractError, seededPets } from './support.ts';
 
 /** The page size `GET /pets` uses when the query sets none (the contract's `limit` default). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningStaticMock, startMock } from '../../mock/mock-server.ts';
+import { type RunningStaticMock, startMock } from '../../mock/node/server.ts';
 import { createWorkspace, type Workspace } from '../pipeline/workspace.ts';
 import { AUTHORIZED } from './support.ts';
 

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/contract.ts';
 import { payloadTooLargeMessage } from '../../core/middleware/body-size-limit.ts';
-import { type RunningMock, startMock } from '../../mock/mock-server.ts';
+import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { HTTP_LIMITS } from '../../node/http/create-server.ts';
 import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 import { AUTHORIZED, expectContractError } from './support.ts';

@@ -1,7 +1,7 @@
 // The mock's front validates requests with the contract module's validator, as the server does,
 // so an invalid request gets the same status and the same Error body from both, to the word.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMock, startMock } from '../../mock/mock-server.ts';
+import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
 import { AUTHORIZED } from './support.ts';
 

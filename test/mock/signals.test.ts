@@ -9,17 +9,17 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STATEFUL_MOCK_KEY } from '../../mock/stateful.ts';
+import { STATEFUL_MOCK_KEY } from '../../mock/node/stateful-server.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The commands of `npm run mock` and `npm run mock:stateful` (package.json), without npm in between. */
 const COMMANDS = {
   mock: {
-    args: ['--import', 'tsx', 'mock/cli.ts'],
+    args: ['--import', 'tsx', 'mock/node/cli.ts'],
     key: 'ask_any_key_works_here',
   },
-  'mock:stateful': { args: ['--import', 'tsx', 'mock/stateful-cli.ts'], key: STATEFUL_MOCK_KEY },
+  'mock:stateful': { args: ['--import', 'tsx', 'mock/node/stateful-cli.ts'], key: STATEFUL_MOCK_KEY },
 } as const;
 type Command = keyof typeof COMMANDS;
 

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnimalStoreClient } from '../../client/index.ts';
 import type { Pet } from '../../generated/openapi.ts';
-import { allowedHostsOf } from '../../mock/allowed-hosts.ts';
-import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/stateful.ts';
+import { allowedHostsOf } from '../../mock/node/allowed-hosts.ts';
+import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/node/stateful-server.ts';
 import { converse, requestHead } from '../support/raw-http.ts';
 import { exampleValue, expectContractError, RATE_LIMIT_HEADERS, seededPets } from './support.ts';
 

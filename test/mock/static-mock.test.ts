@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/contract.ts';
 import { fixedLimits, rateLimitRules } from '../../contract/rate-limit-rules.ts';
-import { type RunningMock, startMock } from '../../mock/mock-server.ts';
-import { MOCK_PLAN } from '../../mock/static-mock-app.ts';
+import { MOCK_PLAN } from '../../mock/app/static-mock-app.ts';
+import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { responses } from '../spec/contract.ts';
 import { AUTHORIZED, examplePets, exampleValue, expectContractError, headerExample } from './support.ts';
 

@@ -5,7 +5,7 @@ import { loadContract } from '../../contract/contract.ts';
 import type { Item } from '../../core/collections/store.ts';
 import type { ErrorBody } from '../../core/errors.ts';
 import type { Pet } from '../../generated/openapi.ts';
-import { exampleItems } from '../../mock/example-items.ts';
+import { exampleItems } from '../../mock/app/example-items.ts';
 import { accepts } from '../spec/schema-validator.ts';
 import { defined } from '../support/defined.ts';
 

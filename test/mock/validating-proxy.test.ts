@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningMock } from '../../mock/mock-server.ts';
-import { proxyViolations, startValidatingProxy } from '../../mock/validating-proxy.ts';
+import type { RunningMock } from '../../mock/node/server.ts';
+import { proxyViolations, startValidatingProxy } from '../../mock/node/validating-proxy.ts';
 import { defined } from '../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { exampleValue, headerExample, RATE_LIMIT_HEADERS } from './support.ts';

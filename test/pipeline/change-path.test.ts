@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract } from '../../contract/contract.ts';
 import { resolveRef } from '../../contract/document.ts';
-import { type RunningStaticMock, startMock } from '../../mock/mock-server.ts';
+import { type RunningStaticMock, startMock } from '../../mock/node/server.ts';
 import { contractLocations } from '../../scripts/pipeline/locations.ts';
 import { regenerate } from '../../scripts/pipeline/regenerate.ts';
 import { copyRepository, type RepositoryCopy } from '../../support/repository-copy.ts';
@@ -140,7 +140,7 @@ describe('a collection added to the contract, after npm run generate alone', () 
   }, 60_000);
 
   it('is kept by npm run mock:stateful: what is created is listed', async () => {
-    const mock = await start('mock/stateful-cli.ts', { MOCK_PORT: '0' }, /Ctrl-C to stop/);
+    const mock = await start('mock/node/stateful-cli.ts', { MOCK_PORT: '0' }, /Ctrl-C to stop/);
     const origin = defined(/on (http:\/\/[^\s]+)\/v1/.exec(mock.output())?.[1], 'the stateful mock’s address');
     const key = defined(/(ask_development_[A-Za-z0-9_]+)/.exec(mock.output())?.[1], 'the development key');
     const headers = { Authorization: `Bearer ${key}` };

@@ -3,7 +3,7 @@
 // declaration for the operation, and as an Error body when it is an error (a probe's 503 has a
 // body of its own). A case only adds what its own behaviour is about.
 import { expect } from 'vitest';
-import { proxyViolations } from '../../../mock/validating-proxy.ts';
+import { proxyViolations } from '../../../mock/node/validating-proxy.ts';
 import { basePath, operation, responses } from '../../spec/contract.ts';
 import { type ApiResponse, conformanceProblems, errorBodyProblems } from './conformance.ts';
 import { type Endpoint, target } from './target.ts';

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startMock } from '../../../mock/mock-server.ts';
+import { startMock } from '../../../mock/node/server.ts';
 
 /** Prism checks that a bearer token is present, not which: any token stands for a key. */
 const MOCK_KEY = 'ask_mockmockmockmockmockmockmockmockmockmockmo';

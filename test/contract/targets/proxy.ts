@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startValidatingProxy } from '../../../mock/validating-proxy.ts';
+import { startValidatingProxy } from '../../../mock/node/validating-proxy.ts';
 import { startRealServers } from './real-servers.ts';
 
 /**

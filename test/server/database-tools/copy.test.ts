@@ -9,7 +9,7 @@ import { loadContract } from '../../../contract/contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Item } from '../../../core/collections/store.ts';
 import { createCursorCodec } from '../../../core/pagination/cursor.ts';
-import { exampleItems } from '../../../mock/example-items.ts';
+import { exampleItems } from '../../../mock/app/example-items.ts';
 import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
 import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { statement } from '../../../server/storage/sqlite/statement-cache.ts';

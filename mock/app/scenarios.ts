@@ -1,7 +1,7 @@
 // The mocks' named scenarios (`mock/scenarios.yaml`), checked against the contract once, so that a
 // scenario naming a response the contract lacks stops the mock at start, not a test later. No file
 // is read here: the servers read the file (scenarios-file.ts), the browser mocks embed it at build.
-import type { Contract, ContractOperation } from '../contract/contract.ts';
+import type { Contract, ContractOperation } from '../../contract/contract.ts';
 import { type Delay, parseDelay } from './delay.ts';
 
 export const FAULTS = ['unavailable', 'drop', 'truncate'] as const;

@@ -4,8 +4,8 @@
 
 import { allowedHostsOf } from './allowed-hosts.ts';
 import { delayFlag, listenPort, petsFlag, printAndExitOnFailure, readFlags, stopOnSignals } from './cli-support.ts';
-import { startMock } from './mock-server.ts';
 import { mockOrigins } from './origins.ts';
+import { startMock } from './server.ts';
 
 await printAndExitOnFailure(async () => {
   const flags = readFlags({ dynamic: { type: 'boolean', default: false } });

@@ -2,8 +2,8 @@
 // host the developer lists, as dev servers such as Vite do: a web page that rebinds its own DNS
 // name to 127.0.0.1 sends its name as Host, so it cannot reach the mocks (nor `/__mock/*`).
 import ipaddr from 'ipaddr.js';
-import { errorBody } from '../core/errors.ts';
-import type { MockApp } from './mock-app.ts';
+import { errorBody } from '../../core/errors.ts';
+import type { MockApp } from '../app/app.ts';
 
 /** `MOCK_ALLOWED_HOSTS`: comma-separated host names the mocks answer besides loopback ones. */
 export function allowedHostsOf(env: NodeJS.ProcessEnv): string[] {

@@ -2,7 +2,7 @@
 // with no answer, `truncate` sends the headers and half of the body, then closes it.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionFaults } from './mock-app.ts';
+import type { ConnectionFaults } from '../app/app.ts';
 
 /** The faults of the connection `env` (the Node server's bindings) carries; none without a socket. */
 export function socketFaults(env: unknown): ConnectionFaults | undefined {

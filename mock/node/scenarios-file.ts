@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
-import type { Contract } from '../contract/contract.ts';
-import { readScenarios, ScenarioError, type Scenarios } from './scenarios.ts';
+import type { Contract } from '../../contract/contract.ts';
+import { readScenarios, ScenarioError, type Scenarios } from '../app/scenarios.ts';
 
-export const SCENARIOS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'scenarios.yaml');
+export const SCENARIOS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'scenarios.yaml');
 
 /** The scenarios of `file`, checked against `contract`; throws ScenarioError on the first problem. */
 export function loadScenarios(contract: Contract, file = SCENARIOS_FILE): Scenarios {

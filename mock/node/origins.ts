@@ -1,8 +1,8 @@
 // Which browser origins may call the mocks. A frontend's dev server runs on some port of
 // localhost, so that is allowed by default; `CORS_ORIGINS` replaces it with a list.
 
-import type { CorsOrigins } from '../core/middleware/cors.ts';
-import { corsOriginsOf } from '../server/process/config.ts';
+import type { CorsOrigins } from '../../core/middleware/cors.ts';
+import { corsOriginsOf } from '../../server/process/config.ts';
 
 export type MockOrigins = CorsOrigins;
 

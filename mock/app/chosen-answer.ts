@@ -2,9 +2,9 @@
 // service's handler; the request has been validated and counted against its window by then.
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ContractOperation } from '../contract/contract.ts';
-import { ApiError } from '../core/errors.ts';
-import type { AppEnv } from '../core/http-types.ts';
+import type { ContractOperation } from '../../contract/contract.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { AppEnv } from '../../core/http-types.ts';
 import type { DeclaredAnswers } from './declared-answers.ts';
 import { ChoiceError, type RequestChoice } from './request-choice.ts';
 import { type ChosenAnswer, checkedAnswer } from './scenarios.ts';

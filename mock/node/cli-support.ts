@@ -1,7 +1,7 @@
 // What the two mock commands share: their flags, the port they listen on, and how they stop and fail.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { type Delay, parseDelay } from './delay.ts';
-import type { RunningMock } from './mock-server.ts';
+import { type Delay, parseDelay } from '../app/delay.ts';
+import type { RunningMock } from './server.ts';
 
 const DEFAULT_MOCK_PORT = 4010;
 

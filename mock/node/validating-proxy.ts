@@ -6,11 +6,11 @@
 // straight through: the contract declares no response for them to be judged against.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Contract } from '../contract/contract.ts';
-import type { OpenApiDocument } from '../contract/document.ts';
-import { type ObservedResponse, responseValidator } from '../contract/response-validator.ts';
+import { Contract } from '../../contract/contract.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
+import { type ObservedResponse, responseValidator } from '../../contract/response-validator.ts';
 import { type Answer, type Exchange, Forwarder, startFront } from './http-front.ts';
-import { MOCK_HOST, REPO_ROOT, type RunningMock } from './mock-server.ts';
+import { MOCK_HOST, REPO_ROOT, type RunningMock } from './server.ts';
 
 export interface ValidatingProxyOptions {
   /** Origin of the real server, e.g. `http://127.0.0.1:3000`. */

@@ -1,8 +1,8 @@
 // Rate-limit headers for a key the mock does not limit: each key's minute window counts down
 // and starts again, as the service's would, but no request is ever refused.
-import type { Clock } from '../core/clock.ts';
-import type { RateDecision, RateLimiter } from '../core/limiter/rate-limiter.ts';
-import { MINUTE_MS } from '../core/limiter/rate-policy.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { RateDecision, RateLimiter } from '../../core/limiter/rate-limiter.ts';
+import { MINUTE_MS } from '../../core/limiter/rate-policy.ts';
 
 /** Windows of this many keys at most are kept; a mock serves a handful. */
 const MOST_BUCKETS = 10_000;

@@ -1,7 +1,7 @@
 // The static mock's keys: any well-formed bearer token is an active key, so a frontend can use
 // whatever it has. Each distinct token gets its own rate-limit windows.
-import type { ApiKeyRecord, KeyStore } from '../core/keys/key-store.ts';
-import type { Plan } from '../core/keys/plans.ts';
+import type { ApiKeyRecord, KeyStore } from '../../core/keys/key-store.ts';
+import type { Plan } from '../../core/keys/plans.ts';
 
 /** Tokens remembered at most; a mock sees a handful. */
 const MOST_TOKENS = 10_000;

@@ -3,30 +3,30 @@
 // development key. An item created can be listed and fetched; `POST /__mock/reset` returns the
 // data to the seed.
 import { randomBytes } from 'node:crypto';
-import { loadContract } from '../contract/contract.ts';
-import { rateLimitRules } from '../contract/rate-limit-rules.ts';
-import { systemClock } from '../core/clock.ts';
-import type { Item } from '../core/collections/store.ts';
-import type { Plan } from '../core/keys/plans.ts';
-import { createMemoryRateLimiter } from '../core/limiter/memory-rate-limiter.ts';
-import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
-import { banPolicy } from '../core/limiter/rate-policy.ts';
-import { createLogger, type LogLevel } from '../core/logger.ts';
-import { listen } from '../node/listen.ts';
+import { loadContract } from '../../contract/contract.ts';
+import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
+import { systemClock } from '../../core/clock.ts';
+import type { Item } from '../../core/collections/store.ts';
+import type { Plan } from '../../core/keys/plans.ts';
+import { createMemoryRateLimiter } from '../../core/limiter/memory-rate-limiter.ts';
+import type { RateLimiter } from '../../core/limiter/rate-limiter.ts';
+import { banPolicy } from '../../core/limiter/rate-policy.ts';
+import { createLogger, type LogLevel } from '../../core/logger.ts';
+import { listen } from '../../node/listen.ts';
+import { createMockApp } from '../app/app.ts';
+import { countingLimiter } from '../app/counting-limiter.ts';
+import type { DeclaredAnswers } from '../app/declared-answers.ts';
+import type { Delay } from '../app/delay.ts';
+import { exampleItems } from '../app/example-items.ts';
+import { FixedKeyStore } from '../app/fixed-key-store.ts';
+import { scenarioNamed } from '../app/scenarios.ts';
+import { MOCK_PLAN } from '../app/static-mock-app.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
-import { countingLimiter } from './counting-limiter.ts';
-import type { DeclaredAnswers } from './declared-answers.ts';
-import type { Delay } from './delay.ts';
-import { exampleItems } from './example-items.ts';
-import { FixedKeyStore } from './fixed-key-store.ts';
-import { createMockApp } from './mock-app.ts';
-import { MOCK_HOST, type RunningMock } from './mock-server.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
-import { scenarioNamed } from './scenarios.ts';
 import { loadScenarios } from './scenarios-file.ts';
+import { MOCK_HOST, type RunningMock } from './server.ts';
 import { socketFaults } from './socket-faults.ts';
-import { MOCK_PLAN } from './static-mock-app.ts';
 
 /** Printed by `npm run mock:stateful` and documented in the README: it guards nothing real. */
 export const STATEFUL_MOCK_KEY = 'ask_development_stateful_mock_key_0000000000';

@@ -4,21 +4,21 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Contract } from '../contract/contract.ts';
-import type { OpenApiDocument } from '../contract/document.ts';
-import { createLogger } from '../core/logger.ts';
-import { type Listening, listen } from '../node/listen.ts';
+import { Contract } from '../../contract/contract.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
+import { createLogger } from '../../core/logger.ts';
+import { type Listening, listen } from '../../node/listen.ts';
+import type { MockApp } from '../app/app.ts';
+import type { Delay } from '../app/delay.ts';
+import { exampleItems } from '../app/example-items.ts';
+import { createStaticMockApp } from '../app/static-mock-app.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
-import type { Delay } from './delay.ts';
-import { exampleItems } from './example-items.ts';
-import type { MockApp } from './mock-app.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
 import { loadScenarios, SCENARIOS_FILE } from './scenarios-file.ts';
 import { socketFaults } from './socket-faults.ts';
-import { createStaticMockApp } from './static-mock-app.ts';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MOCK_HOST = '127.0.0.1';
 /** Generated items per collection of `--dynamic` when `pets` is not given: enough for a few pages. */
 export const DEFAULT_DYNAMIC_PETS = 50;
@@ -159,9 +159,9 @@ async function watchAndReload(
 ): Promise<{ close(): Promise<void> }> {
   // Loaded only here: the pipeline's tools (Redocly, openapi-typescript) take a second to load.
   const [{ contractLocations }, { formatFinding }, { watchContract }] = await Promise.all([
-    import('../scripts/pipeline/locations.ts'),
-    import('../scripts/pipeline/lint.ts'),
-    import('../scripts/pipeline/watch.ts'),
+    import('../../scripts/pipeline/locations.ts'),
+    import('../../scripts/pipeline/lint.ts'),
+    import('../../scripts/pipeline/watch.ts'),
   ]);
   const locations = contractLocations(root);
   let serving = Promise.resolve();

@@ -1,10 +1,10 @@
 // Prism, as a library in this process, answers with a declared response of the contract: the one
 // a scenario or `Prefer` names, from its examples or generated from its schema.
 import { createRequire } from 'node:module';
-import { type Collection, collectionsOf } from '../contract/collections.ts';
-import type { Contract } from '../contract/contract.ts';
-import type { Item } from '../core/collections/store.ts';
-import type { AnswerRequest, DeclaredAnswers } from './declared-answers.ts';
+import { type Collection, collectionsOf } from '../../contract/collections.ts';
+import type { Contract } from '../../contract/contract.ts';
+import type { Item } from '../../core/collections/store.ts';
+import type { AnswerRequest, DeclaredAnswers } from '../app/declared-answers.ts';
 
 export interface PrismAnswers extends DeclaredAnswers {
   /**

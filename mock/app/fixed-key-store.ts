@@ -1,7 +1,7 @@
 // The stateful mock's key: one fixed development key of a chosen plan, and no other, so a frontend
 // sees the 401 of a wrong key as the service answers it.
-import type { ApiKeyRecord, KeyStore } from '../core/keys/key-store.ts';
-import type { Plan } from '../core/keys/plans.ts';
+import type { ApiKeyRecord, KeyStore } from '../../core/keys/key-store.ts';
+import type { Plan } from '../../core/keys/plans.ts';
 
 export class FixedKeyStore implements KeyStore {
   readonly #secret: string;

@@ -1,8 +1,8 @@
 // A declared response of the contract, answered in place of the service's handler where a scenario,
 // a fault or the request names it. Prism answers it for the mock servers (prism-answers.ts); the
 // browser mocks, which cannot carry Prism, answer it from the contract's examples (below).
-import type { ContractOperation } from '../contract/contract.ts';
-import { ApiError } from '../core/errors.ts';
+import type { ContractOperation } from '../../contract/contract.ts';
+import { ApiError } from '../../core/errors.ts';
 
 export interface DeclaredAnswer {
   status: number;

@@ -1,10 +1,11 @@
 // `npm run mock:stateful [-- --plan <plan>] [--pets <N>] [--seed <value>] [--scenario <name>] [--delay <ms|min-max>]`:
 // every collection of the contract in memory at http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded
 // from the contract's examples (or N generated items per collection), with a fixed key.
-import { loadContract } from '../contract/contract.ts';
-import { rateLimitRules } from '../contract/rate-limit-rules.ts';
-import { isPlan } from '../core/keys/plans.ts';
-import { readConfig } from '../server/process/config.ts';
+import { loadContract } from '../../contract/contract.ts';
+import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
+import { isPlan } from '../../core/keys/plans.ts';
+import { readConfig } from '../../server/process/config.ts';
+import { MOCK_PLAN } from '../app/static-mock-app.ts';
 import { allowedHostsOf } from './allowed-hosts.ts';
 import {
   delayFlag,
@@ -16,8 +17,7 @@ import {
   UsageError,
 } from './cli-support.ts';
 import { mockOrigins } from './origins.ts';
-import { startStatefulMock } from './stateful.ts';
-import { MOCK_PLAN } from './static-mock-app.ts';
+import { startStatefulMock } from './stateful-server.ts';
 
 await printAndExitOnFailure(async () => {
   const flags = readFlags({ plan: { type: 'string' } });

@@ -1,8 +1,8 @@
 // What the mocks' collections hold by default: every item the contract's examples show.
 
-import { collectionsOf } from '../contract/collections.ts';
-import type { Contract } from '../contract/contract.ts';
-import type { Item } from '../core/collections/store.ts';
+import { collectionsOf } from '../../contract/collections.ts';
+import type { Contract } from '../../contract/contract.ts';
+import type { Item } from '../../core/collections/store.ts';
 
 /**
  * For each collection, every item the contract shows in an example of a successful answer of its
