@@ -2,7 +2,7 @@
 // no loader at run time), copies the files they read beside their modules, and marks the build.
 // Written in JavaScript so that `npm start` can check and rebuild it without a TypeScript loader.
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,26 +46,49 @@ export async function runtimeIsStale() {
   return false;
 }
 
-/** Compiles into dist/runtime; throws with tsc's report when it fails. */
+/**
+ * Compiles into dist/runtime; throws with tsc's report when it fails. Built aside and moved into
+ * place whole, so that programs started at once (the tests run many) never see a half-built
+ * runtime: the first build to finish is the one kept, the others' are dropped.
+ */
 export async function buildRuntime() {
-  await rm(RUNTIME_DIR, { recursive: true, force: true });
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (compiled.status !== 0) {
-    throw new Error(`build: tsc failed (exit ${compiled.status}):\n${compiled.stdout}${compiled.stderr}`);
-  }
-  for (const source of SOURCES) {
-    for await (const { file } of filesUnder(path.join(root, source))) {
-      if (!ASSET.test(file)) continue;
-      const target = path.join(RUNTIME_DIR, path.relative(root, file));
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(file, target);
+  const aside = `${RUNTIME_DIR}.${process.pid}.building`;
+  await rm(aside, { recursive: true, force: true });
+  try {
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const compiled = spawnSync(
+      process.execPath,
+      [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', aside],
+      { cwd: root, encoding: 'utf8' },
+    );
+    if (compiled.status !== 0) {
+      throw new Error(`build: tsc failed (exit ${compiled.status}):\n${compiled.stdout}${compiled.stderr}`);
     }
+    for (const source of SOURCES) {
+      for await (const { file } of filesUnder(path.join(root, source))) {
+        if (!ASSET.test(file)) continue;
+        const target = path.join(aside, path.relative(root, file));
+        await mkdir(path.dirname(target), { recursive: true });
+        await copyFile(file, target);
+      }
+    }
+    await writeFile(path.join(aside, path.basename(STAMP)), `${new Date().toISOString()}\n`);
+    await moveIntoPlace(aside);
+  } finally {
+    await rm(aside, { recursive: true, force: true });
   }
-  await writeFile(STAMP, `${new Date().toISOString()}\n`);
+}
+
+/** Moves a finished build to dist/runtime, unless another build that is current got there first. */
+async function moveIntoPlace(aside) {
+  try {
+    await rename(aside, RUNTIME_DIR);
+  } catch (error) {
+    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    if (!(await runtimeIsStale())) return;
+    await rm(RUNTIME_DIR, { recursive: true, force: true });
+    await rename(aside, RUNTIME_DIR);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
