@@ -21,5 +21,13 @@ export const ERROR_CODE_STATUSES = {
   service_unavailable: 503,
 } as const;
 
+/** Each plan of `x-rate-limits` with its windows' limits; `per-key` where each key of the plan carries its own. */
+export const PLAN_LIMITS = {
+  free: { perMinute: 60, perDay: 1000 },
+  pro: { perMinute: 300, perDay: 10000 },
+  business: { perMinute: 1000, perDay: 100000 },
+  enterprise: 'per-key',
+} as const;
+
 /** The `Retry-After` every 503 carries, as `x-retry-after-seconds` on the `Retry-After-Unavailable` header states it. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;

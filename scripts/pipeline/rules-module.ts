@@ -3,6 +3,7 @@
 
 import type { JsonObject } from '../../contract/document.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 
 /** The header component a 503 carries, and the extension on it that says how long to wait. */
 const UNAVAILABLE_RETRY_AFTER = { header: 'Retry-After-Unavailable', extension: 'x-retry-after-seconds' } as const;
@@ -17,9 +18,20 @@ export const ERROR_CODE_STATUSES = {
 ${statuses.join('\n')}
 } as const;
 
+/** Each plan of \`x-rate-limits\` with its windows' limits; \`per-key\` where each key of the plan carries its own. */
+export const PLAN_LIMITS = ${planLimits(document)} as const;
+
 /** The \`Retry-After\` every 503 carries, as \`${UNAVAILABLE_RETRY_AFTER.extension}\` on the \`${UNAVAILABLE_RETRY_AFTER.header}\` header states it. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = ${unavailableRetryAfter(document)};
 `;
+}
+
+function planLimits(document: object): string {
+  const entries = Object.entries(rateLimitRules(document).plans).map(
+    ([plan, limits]) =>
+      `  ${plan}: ${limits === 'per-key' ? "'per-key'" : `{ perMinute: ${limits.perMinute}, perDay: ${limits.perDay} }`},`,
+  );
+  return `{\n${entries.join('\n')}\n}`;
 }
 
 function unavailableRetryAfter(document: object): number {

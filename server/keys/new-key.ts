@@ -1,7 +1,7 @@
 // A new key as the operator asks for it: checked, given its secret, and turned into the row every
 // store inserts. Server-side only: it draws random bytes and hashes with node:crypto.
 import type { ApiKeyRecord, NewApiKey } from '../../core/keys/key-store.ts';
-import { isPlan, PLANS, type Plan } from '../../core/keys/plans.ts';
+import { hasLimitsPerKey, isPlan, PER_KEY_PLANS, PLANS, type Plan } from '../../core/keys/plans.ts';
 import { API_KEY_PREFIX, generateApiKey, hashKey, isWellFormedApiKey } from './api-key.ts';
 
 /** A key that cannot be created as asked; the message says what to change. */
@@ -10,8 +10,8 @@ export class InvalidApiKeyError extends Error {
 }
 
 /**
- * Throws InvalidApiKeyError unless `key` names a plan, carries limits exactly when it is
- * enterprise, and, when it brings its own secret, that secret looks like an issued key.
+ * Throws InvalidApiKeyError unless `key` names a plan, carries limits exactly when its plan sets
+ * limits per key, and, when it brings its own secret, that secret looks like an issued key.
  */
 export function assertValidNewApiKey(key: NewApiKey): void {
   if (key.secret !== undefined && !isWellFormedApiKey(key.secret)) {
@@ -23,17 +23,17 @@ export function assertValidNewApiKey(key: NewApiKey): void {
     throw new InvalidApiKeyError(`Unknown plan "${key.plan}": use one of ${PLANS.join(', ')}.`);
   }
   const ownLimits = { perMinute: key.perMinute, perDay: key.perDay };
-  if (key.plan !== 'enterprise') {
+  if (!hasLimitsPerKey(key.plan)) {
     if (ownLimits.perMinute !== undefined || ownLimits.perDay !== undefined) {
       throw new InvalidApiKeyError(
-        `The ${key.plan} plan has fixed limits: per-minute and per-day limits are set only for enterprise keys.`,
+        `The ${key.plan} plan has fixed limits: per-minute and per-day limits are set only for ${PER_KEY_PLANS.join(' or ')} keys.`,
       );
     }
     return;
   }
   for (const [field, value] of Object.entries(ownLimits)) {
     if (value === undefined) {
-      throw new InvalidApiKeyError(`An enterprise key needs both limits: ${field} is missing.`);
+      throw new InvalidApiKeyError(`A key of the ${key.plan} plan needs both limits: ${field} is missing.`);
     }
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new InvalidApiKeyError(`${field} must be a positive integer, not ${value}.`);

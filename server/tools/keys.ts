@@ -2,7 +2,7 @@ import { loadContract } from '../../contract/contract.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../core/keys/key-store.ts';
-import { isPlan, limitsFor, PLANS } from '../../core/keys/plans.ts';
+import { isPlan, limitsFor, PER_KEY_PLANS, PLANS } from '../../core/keys/plans.ts';
 import { assertValidNewApiKey, InvalidApiKeyError } from '../keys/new-key.ts';
 import { ConfigError } from '../process/config.ts';
 import { openStorageFromEnv } from '../storage/open.ts';
@@ -13,8 +13,8 @@ export const USAGE = `Usage: npm run keys -- <command>
 
 Commands:
   create --plan <plan> [--label TEXT]      create a key; plan is one of ${PLANS.join(', ')}
-  create --plan enterprise --per-minute N --per-day N [--label TEXT]
-                                           an enterprise key with its own limits
+  create --plan ${PER_KEY_PLANS.join('|')} --per-minute N --per-day N [--label TEXT]
+                                           a key with its own limits
   create ... --expires-in <duration>       a key that stops working after the duration
   create ... --expires-at <date>           a key that stops working at the date (ISO 8601)
   rotate <id> --overlap <duration>         a new key with the same plan, limits and label;

@@ -75,6 +75,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN lineage_id bigint;
     `,
   },
+  {
+    version: 5,
+    // As SQLite's fifth step: plans are the contract's, so the plan list and the rule tying limits
+    // to one plan go (the checks PostgreSQL named when the first step created them).
+    sql: `
+      ALTER TABLE api_keys DROP CONSTRAINT IF EXISTS api_keys_plan_check;
+      ALTER TABLE api_keys DROP CONSTRAINT IF EXISTS api_keys_check;
+    `,
+  },
 ];
 
 /**

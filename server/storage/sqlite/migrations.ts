@@ -95,6 +95,39 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN lineage_id INTEGER;
     `,
   },
+  {
+    version: 5,
+    // Plans are the contract's (`x-rate-limits`), checked when a key is created: the table is
+    // rebuilt without the plan list and the rule tying limits to one plan, as the second step did
+    // for the status enum, keeping every id and the highest id ever given.
+    sql: `
+      CREATE TABLE api_keys_rebuilt (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        label TEXT,
+        plan TEXT NOT NULL,
+        per_minute INTEGER CHECK (per_minute > 0),
+        per_day INTEGER CHECK (per_day > 0),
+        key_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT,
+        expires_at TEXT,
+        last_used_at TEXT,
+        lineage_id INTEGER,
+        CHECK ((per_minute IS NULL) = (per_day IS NULL))
+      ) STRICT;
+      INSERT INTO api_keys_rebuilt
+        (id, label, plan, per_minute, per_day, key_hash, created_at, revoked_at, expires_at, last_used_at, lineage_id)
+        SELECT id, label, plan, per_minute, per_day, key_hash, created_at, revoked_at, expires_at, last_used_at, lineage_id
+        FROM api_keys;
+      INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'api_keys_rebuilt', seq FROM sqlite_sequence WHERE name = 'api_keys'
+          AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'api_keys_rebuilt');
+      UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'api_keys'))
+        WHERE name = 'api_keys_rebuilt';
+      DROP TABLE api_keys;
+      ALTER TABLE api_keys_rebuilt RENAME TO api_keys;
+    `,
+  },
 ];
 
 /**

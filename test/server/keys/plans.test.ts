@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
 import { type RateLimitRules, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import type { NewApiKey } from '../../../core/keys/key-store.ts';
-import { limitsFor } from '../../../core/keys/plans.ts';
+import { limitsFor, PER_KEY_PLANS, PLANS } from '../../../core/keys/plans.ts';
 import { assertValidNewApiKey, InvalidApiKeyError } from '../../../server/keys/new-key.ts';
 import { contract } from '../../spec/contract.ts';
 import { defined } from '../../support/defined.ts';
@@ -56,6 +56,13 @@ describe('plan limits', () => {
       perMinute: 5000,
       perDay: 2_000_000,
     });
+  });
+});
+
+describe('PLANS', () => {
+  it("are the plans of the contract's x-rate-limits, those with limits per key among them", () => {
+    expect(PLANS).toEqual(Object.keys(contractRules.plans));
+    expect(PER_KEY_PLANS).toEqual(PLANS.filter((plan) => contractRules.plans[plan] === 'per-key'));
   });
 });
 

@@ -74,6 +74,31 @@ describe('openDatabase', () => {
     db.close();
   });
 
+  it('stores a key of any plan and leaves plans to the contract, keeping the keys, their ids and the highest id of an older database', () => {
+    const path = join(tempDir(), 'store.db');
+    const old = new Sqlite(path);
+    migrate(old, MIGRATIONS.slice(0, 4));
+    const insert = old.prepare(
+      "INSERT INTO api_keys (plan, per_minute, per_day, key_hash, created_at) VALUES (?, ?, ?, ?, '2026-11-21T00:00:00.000Z')",
+    );
+    insert.run('free', null, null, 'hash-1');
+    insert.run('enterprise', 5, 50, 'hash-2');
+    old.prepare('DELETE FROM api_keys WHERE id = 2').run();
+    old.close();
+
+    const db = openDatabase(path);
+    expect(db.prepare('SELECT id, plan FROM api_keys').all()).toEqual([{ id: 1, plan: 'free' }]);
+    // A plan the contract adds later, with limits of its own, needs no migration.
+    const added = db
+      .prepare(
+        "INSERT INTO api_keys (plan, per_minute, per_day, key_hash, created_at) VALUES ('startup', 10, 100, 'hash-3', '') RETURNING id",
+      )
+      .pluck()
+      .get();
+    expect(added).toBe(3);
+    db.close();
+  });
+
   it('keeps every pet, its id and the highest id ever given when it brings a 1.0.0 database up to date', () => {
     const path = join(tempDir(), 'store.db');
     const old = new Sqlite(path);

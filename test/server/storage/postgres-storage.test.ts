@@ -108,6 +108,16 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
     ]);
   });
 
+  it('stores a key of any plan and leaves plans to the contract, whose rules the keys tool checks', async () => {
+    const { url } = await emptyDatabase();
+    await migratePostgres(url, 1_500, loadContract());
+    await query(
+      url,
+      "INSERT INTO api_keys (plan, per_minute, per_day, key_hash, created_at) VALUES ('startup', 10, 100, 'hash', now()), ('free', 10, 100, 'hash-2', now())",
+    );
+    expect(await query(url, 'SELECT plan FROM api_keys ORDER BY id')).toEqual([{ plan: 'startup' }, { plan: 'free' }]);
+  });
+
   it('describes itself by host, port and database, never with the password of the URL', async () => {
     const { url } = await emptyDatabase();
     const withPassword = new URL(url);
