@@ -11,7 +11,7 @@ import { ApiError, validationFailed } from './errors.ts';
 import { type AppContext, type AppEnv, type NotImplemented, notImplemented } from './http-types.ts';
 import type { IdempotencyStore } from './idempotency/store.ts';
 import { readJsonBody } from './json-body.ts';
-import type { KeyStore } from './keys/key-store.ts';
+import type { KeyLookup } from './keys/key-store.ts';
 import type { RateLimiter } from './limiter/rate-limiter.ts';
 import type { Logger } from './logger.ts';
 import { accessLog } from './middleware/access-log.ts';
@@ -35,7 +35,7 @@ export type OperationHandlers = Readonly<Record<string, RouteHandler | NotImplem
 
 export interface AppDeps {
   handlers: OperationHandlers;
-  keys: KeyStore;
+  keys: KeyLookup;
   /**
    * Separate limiters for keys and for addresses, so that a flood of addresses (cheap with
    * IPv6) cannot push a quiet key's windows out of a bounded limiter.

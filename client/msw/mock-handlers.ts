@@ -4,12 +4,12 @@
 import { type HttpHandler, type HttpResponseResolver, http } from 'msw';
 import { loadContract } from '../../contract/contract.ts';
 import { createLogger } from '../../core/logger.ts';
+import { createMockApp } from '../../mock/app/app.ts';
 import { exampleAnswers } from '../../mock/app/declared-answers.ts';
 import { parseDelay } from '../../mock/app/delay.ts';
 import { exampleItems } from '../../mock/app/example-items.ts';
 import { SCENARIO_COOKIE } from '../../mock/app/request-choice.ts';
 import { readScenarios, scenarioNamed } from '../../mock/app/scenarios.ts';
-import { createStaticMockApp } from '../../mock/app/static-mock-app.ts';
 import { SCENARIOS_DATA, SCENARIOS_SOURCE } from './embedded-scenarios.ts';
 import { patternAt } from './url-patterns.ts';
 
@@ -44,7 +44,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
     throw new RangeError(
       `delay ${JSON.stringify(options.delay)} is neither milliseconds (300) nor a range ('100-800').`,
     );
-  const mock = createStaticMockApp({
+  const mock = createMockApp({
     contract,
     answers: exampleAnswers(),
     seeds: exampleItems(contract),

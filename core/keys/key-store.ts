@@ -34,14 +34,19 @@ export interface NewApiKey {
   expiresAt?: string;
 }
 
-export interface KeyStore {
-  /** Creates a key and returns its secret value, which is never stored and never shown again. */
-  create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }>;
+/** What the app asks of the keys: the one lookup every request with a bearer key makes. */
+export interface KeyLookup {
   /**
    * The active key (neither revoked nor expired) with this secret value, if any. Records its use,
    * to the minute, without a write per request.
    */
   findActive(secret: string): Promise<ApiKeyRecord | undefined>;
+}
+
+/** The keys an operator manages (the keys tool), in the service's storage. */
+export interface KeyStore extends KeyLookup {
+  /** Creates a key and returns its secret value, which is never stored and never shown again. */
+  create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }>;
   /**
    * Issues a new key with the plan, limits, label and rate-limit line of key `id`, and makes `id`
    * expire `overlapMs` from now (or sooner, when it was to expire sooner). Undefined when no

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http-types.ts';
-import type { ApiKeyRecord, KeyStore } from '../keys/key-store.ts';
+import type { ApiKeyRecord, KeyLookup } from '../keys/key-store.ts';
 
 /** Who sent a request, as far as its `Authorization` header tells. */
 export interface Caller {
@@ -20,14 +20,14 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,256}=*) *$/i;
  * Sets the request's `caller`. It never throws: a key that cannot be checked is left for the rate
  * limit to refuse, so the refusal carries the rate-limit headers the contract requires.
  */
-export function identifyCaller(keys: KeyStore): MiddlewareHandler<AppEnv> {
+export function identifyCaller(keys: KeyLookup): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('caller', await callerOf(c.req.header('Authorization'), keys));
     return next();
   };
 }
 
-async function callerOf(authorization: string | undefined, keys: KeyStore): Promise<Caller> {
+async function callerOf(authorization: string | undefined, keys: KeyLookup): Promise<Caller> {
   if (authorization === undefined) return { apiKey: undefined, credentials: 'none' };
   const secret = BEARER.exec(authorization)?.[1];
   if (secret === undefined) return { apiKey: undefined, credentials: 'malformed' };

@@ -2,9 +2,10 @@
 // a fault or the request names it. Prism answers it for the mock servers (prism-answers.ts); the
 // browser mocks, which cannot carry Prism, answer it from the contract's examples (below).
 import type { ContractOperation } from '../../contract/contract.ts';
+import type { RouteHandler } from '../../core/collections/handlers.ts';
 import { ApiError } from '../../core/errors.ts';
 
-export interface DeclaredAnswer {
+interface DeclaredAnswer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
@@ -46,7 +47,7 @@ export function exampleAnswers(): DeclaredAnswers {
 }
 
 /** The `status` response of `operation` with its example called `example` (its first when not named). */
-export function exampleAnswer(operation: ContractOperation, status: number, example?: string): DeclaredAnswer {
+function exampleAnswer(operation: ContractOperation, status: number, example?: string): DeclaredAnswer {
   // The choice was checked against the operation's responses before it got here.
   const response = operation.responses[String(status)];
   if (!response) throw new Error(`${operation.operationId} declares no ${status} response.`);
@@ -56,4 +57,29 @@ export function exampleAnswer(operation: ContractOperation, status: number, exam
     if (declared.example !== undefined) headers[header] = String(declared.example);
   }
   return { status, headers, body: name === undefined ? undefined : response.examples[name] };
+}
+
+/**
+ * An operation the contract declares outside any collection: its first success response with that
+ * response's first named example; a create (a 201 to a request with a body) carries back what was
+ * sent, where the example has those fields.
+ */
+export function declaredSuccess(operation: ContractOperation): RouteHandler {
+  const status = Number(Object.keys(operation.responses).find((code) => code.startsWith('2')) ?? 200);
+  return async (c, input: { body?: unknown }) => {
+    const answer = exampleAnswer(operation, status);
+    for (const [name, value] of Object.entries(answer.headers)) if (!/^x-ratelimit-/i.test(name)) c.header(name, value);
+    const sent = input.body;
+    const example = answer.body;
+    const body =
+      status === 201 && isObject(example) && isObject(sent)
+        ? { ...example, ...Object.fromEntries(Object.entries(sent).filter(([field]) => field in example)) }
+        : example;
+    if (body === undefined) return c.body(null, status as 204);
+    return c.json(body, status as 200);
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,10 +8,9 @@ import { Contract } from '../../contract/contract.ts';
 import type { OpenApiDocument } from '../../contract/document.ts';
 import { createLogger } from '../../core/logger.ts';
 import { type Listening, listen } from '../../node/listen.ts';
-import type { MockApp } from '../app/app.ts';
+import { createMockApp, type MockApp } from '../app/app.ts';
 import type { Delay } from '../app/delay.ts';
 import { exampleItems } from '../app/example-items.ts';
-import { createStaticMockApp } from '../app/static-mock-app.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
@@ -134,7 +133,7 @@ async function buildStaticMock(
   const seeds = prism
     ? await prism.generateData(options.pets ?? DEFAULT_DYNAMIC_PETS, options.seed)
     : exampleItems(contract);
-  return createStaticMockApp({
+  return createMockApp({
     contract,
     answers: prism ?? lazyPrismAnswers(contract),
     seeds,

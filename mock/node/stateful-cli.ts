@@ -5,7 +5,7 @@ import { loadContract } from '../../contract/contract.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { isPlan } from '../../core/keys/plans.ts';
 import { readConfig } from '../../server/process/config.ts';
-import { MOCK_PLAN } from '../app/static-mock-app.ts';
+import { MOCK_PLAN } from '../app/access.ts';
 import { allowedHostsOf } from './allowed-hosts.ts';
 import {
   delayFlag,

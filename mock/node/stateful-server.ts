@@ -5,22 +5,15 @@
 import { randomBytes } from 'node:crypto';
 import { loadContract } from '../../contract/contract.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
-import { systemClock } from '../../core/clock.ts';
 import type { Item } from '../../core/collections/store.ts';
 import type { Plan } from '../../core/keys/plans.ts';
-import { createMemoryRateLimiter } from '../../core/limiter/memory-rate-limiter.ts';
-import type { RateLimiter } from '../../core/limiter/rate-limiter.ts';
-import { banPolicy } from '../../core/limiter/rate-policy.ts';
 import { createLogger, type LogLevel } from '../../core/logger.ts';
 import { listen } from '../../node/listen.ts';
 import { createMockApp } from '../app/app.ts';
-import { countingLimiter } from '../app/counting-limiter.ts';
 import type { DeclaredAnswers } from '../app/declared-answers.ts';
 import type { Delay } from '../app/delay.ts';
 import { exampleItems } from '../app/example-items.ts';
-import { FixedKeyStore } from '../app/fixed-key-store.ts';
 import { scenarioNamed } from '../app/scenarios.ts';
-import { MOCK_PLAN } from '../app/static-mock-app.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
 import { localOrigins, type MockOrigins } from './origins.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
@@ -72,21 +65,15 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     answers = prism;
   }
 
-  const counting = countingLimiter(systemClock);
-  const ban = banPolicy(rateLimitRules(contract.document).ban);
-  const limiter = (): RateLimiter =>
-    plan === undefined ? counting : createMemoryRateLimiter({ clock: systemClock, ban });
   const mock = createMockApp({
     contract,
     answers,
     settings: { scenarios, scenario, ...(options.delay && { delay: options.delay }) },
     seeds: seeded,
     keepsCreated: true,
-    keys: new FixedKeyStore(STATEFUL_MOCK_KEY, plan ?? MOCK_PLAN, 'stateful mock development key'),
-    limiters: { keys: limiter(), addresses: limiter() },
+    access: { key: STATEFUL_MOCK_KEY, ...(plan !== undefined && { plan, limited: true }) },
     logger: createLogger(logLevel),
     corsOrigins,
-    onReset: () => counting.reset(),
     connectionOf: socketFaults,
   });
   const listening = await listen(onlyAllowedHosts(mock.fetch, options.allowedHosts), MOCK_HOST, port, {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/contract.ts';
 import { fixedLimits, rateLimitRules } from '../../contract/rate-limit-rules.ts';
-import { MOCK_PLAN } from '../../mock/app/static-mock-app.ts';
+import { MOCK_PLAN } from '../../mock/app/access.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { responses } from '../spec/contract.ts';
 import { AUTHORIZED, examplePets, exampleValue, expectContractError, headerExample } from './support.ts';

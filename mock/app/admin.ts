@@ -1,0 +1,57 @@
+// `/__mock/*`: the scenario in force, the scenarios known, and a reset. No key needed.
+import { Hono } from 'hono';
+import type { Contract } from '../../contract/contract.ts';
+import { answerErrors } from '../../core/answer-errors.ts';
+import type { AppDeps } from '../../core/app.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { AppEnv } from '../../core/http-types.ts';
+import { readJsonBody } from '../../core/json-body.ts';
+import type { Logger } from '../../core/logger.ts';
+import { type CorsExtras, contractCors } from '../../core/middleware/cors.ts';
+import { requireJsonContentType } from '../../core/middleware/json-content-type.ts';
+import { answerNotFound } from '../../core/not-found.ts';
+import type { MockSettings } from './request-choice.ts';
+
+export interface AdminOptions {
+  contract: Contract;
+  settings: MockSettings;
+  corsOrigins: NonNullable<AppDeps['corsOrigins']>;
+  cors: CorsExtras;
+  logger: Logger;
+  /** What `POST /__mock/reset` does. */
+  reset(): void;
+}
+
+export function adminRoutes({ contract, settings, corsOrigins, cors, logger, reset }: AdminOptions): Hono<AppEnv> {
+  const admin = new Hono<AppEnv>();
+  admin.use(contractCors(contract, corsOrigins, ['GET', 'PUT', 'POST'], cors));
+  admin.get('/__mock/scenarios', (c) =>
+    c.json(
+      [...settings.scenarios.values()].map(({ name, description }) => ({ name, description })),
+      200,
+    ),
+  );
+  admin.get('/__mock/scenario', (c) => c.json({ name: settings.scenario }, 200));
+  // JSON only: a web page can send a form or text/plain to any origin without asking (no
+  // preflight), so a body of those types, or none, would let any page switch or reset the mock.
+  admin.on(['PUT', 'POST'], '/__mock/*', requireJsonContentType());
+  admin.put('/__mock/scenario', async (c) => {
+    const body = await readJsonBody(c);
+    const name = (body as { name?: unknown } | null)?.name;
+    const known = [...settings.scenarios.keys()].join(', ');
+    if (typeof name !== 'string' || !settings.scenarios.has(name)) {
+      const what =
+        typeof name === 'string' ? `The scenario "${name}" is unknown` : 'The body must be {"name": "<scenario>"}';
+      throw new ApiError(400, 'validation_failed', `${what}; the mock knows ${known}.`);
+    }
+    settings.scenario = name;
+    return c.body(null, 204);
+  });
+  admin.post('/__mock/reset', async (c) => {
+    reset();
+    return c.body(null, 204);
+  });
+  admin.notFound(answerNotFound);
+  admin.onError(answerErrors(logger));
+  return admin;
+}

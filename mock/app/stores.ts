@@ -1,0 +1,55 @@
+// What a mock's collections hold: one set of memory stores for each kind of scenario data (the
+// contract's example items, or none), and where creates keep their answers to `Idempotency-Key`s.
+import { memoryStores } from '../../core/collections/memory-store.ts';
+import type { CollectionStores, Item } from '../../core/collections/store.ts';
+import { MemoryIdempotencyStore } from '../../core/idempotency/memory-store.ts';
+import type { Scenario } from './scenarios.ts';
+
+export interface MockData {
+  /** The stores of one kind of scenario data, by collection name. */
+  stores: CollectionStores;
+  /** Where a mock that keeps what is created keeps its answers; none for one that keeps nothing. */
+  idempotency: MemoryIdempotencyStore | undefined;
+}
+
+export interface MockStores {
+  of(data: Scenario['data']): MockData;
+  /** Every store back to its seed, every kept answer forgotten. */
+  reset(): void;
+}
+
+/**
+ * The stores seeded with `seeds` (by collection name), and empty ones of the same collections.
+ * A mock that keeps what is created replays a repeated `Idempotency-Key` as the service does; one
+ * that keeps nothing answers every create from the contract alike.
+ */
+export function mockStores(seeds: ReadonlyMap<string, readonly Item[]>, keepsCreated: boolean): MockStores {
+  const dataOf = (seeded: ReadonlyMap<string, readonly Item[]>) => {
+    const idempotency = keepsCreated ? new MemoryIdempotencyStore() : undefined;
+    const stores = memoryStores(seeded, { keepsCreated, idempotency });
+    return { stores, idempotency };
+  };
+  const sets = {
+    examples: dataOf(seeds),
+    none: dataOf(new Map([...seeds.keys()].map((name) => [name, []]))),
+  };
+  return {
+    of(data) {
+      const { stores, idempotency } = sets[data];
+      return {
+        stores: (name) => {
+          const store = stores.get(name);
+          if (!store) throw new Error(`The mock holds no collection ${name}.`);
+          return store;
+        },
+        idempotency,
+      };
+    },
+    reset() {
+      for (const { stores, idempotency } of Object.values(sets)) {
+        for (const store of stores.values()) store.reset();
+        idempotency?.clear();
+      }
+    },
+  };
+}
