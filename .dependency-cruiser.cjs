@@ -62,12 +62,7 @@ module.exports = {
       comment: 'mock/ serves from the core and the contract, never from the pipeline, the client or the tests.',
       severity: 'error',
       from: { path: inside('mock') },
-      // One known exception, to be removed: `npm run mock`'s watch mode loads the pipeline's watch
-      // loop into its own process (a dynamic import after it listens) instead of running it as a child.
-      to: {
-        path: inside('client', 'scripts', 'test', 'bench'),
-        pathNot: '^scripts/pipeline/(locations|lint|watch)\\.ts$',
-      },
+      to: { path: inside('client', 'scripts', 'test', 'bench') },
     },
     {
       name: 'mock-not-the-server-service',

@@ -1,9 +1,11 @@
 // `npm run mock`: the static or dynamic mock on one port, serving the service's `/v1` paths from
 // the bundled contract, and serving it again after every edit under `openapi/` when watching.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Contract } from '../../contract/contract.ts';
 import type { OpenApiDocument } from '../../contract/document.ts';
 import { createLogger } from '../../core/logger.ts';
@@ -145,10 +147,16 @@ async function buildStaticMock(
   });
 }
 
+/** What the pipeline's watch loop tells the program that started it after each run (`npm run generate -- --watch`). */
+type Regeneration =
+  | { ok: true; changed: string[]; ms: number }
+  | { ok: false; changed: string[]; ms: number; failedStep: string; findings: string[] };
+
 /**
- * Runs the contract pipeline's watch loop in this process. A good regeneration whose bundle
- * differs from the one served is served next (at start too: `openapi/` may hold edits that
- * `generated/` lacks); an invalid edit is reported and changes nothing.
+ * Runs the contract pipeline's watch loop (`npm run generate -- --watch`) as a child of this
+ * process, which it ends with. After each good run whose bundle differs from the one served, the
+ * bundle it wrote to `generated/` is served next (at start too: `openapi/` may hold edits that
+ * `generated/` lacks); an invalid edit is reported and changes nothing. Resolves after the first run.
  */
 async function watchAndReload(
   root: string,
@@ -156,46 +164,62 @@ async function watchAndReload(
   serve: (contractJson: string) => Promise<void>,
   served: () => string | undefined,
 ): Promise<{ close(): Promise<void> }> {
-  // Loaded only here: the pipeline's tools (Redocly, openapi-typescript) take a second to load.
-  const [{ contractLocations }, { formatFinding }, { watchContract }] = await Promise.all([
-    import('../../scripts/pipeline/locations.ts'),
-    import('../../scripts/pipeline/lint.ts'),
-    import('../../scripts/pipeline/watch.ts'),
-  ]);
-  const locations = contractLocations(root);
-  let serving = Promise.resolve();
-  const watcher = await watchContract({
-    locations,
-    onRegenerated(result) {
-      const cause = result.changed.length > 0 ? `the edit to ${result.changed.join(', ')}` : 'start';
-      if (!result.ok) {
-        const problems = result.findings.length === 1 ? '1 problem' : `${result.findings.length} problems`;
-        log(
-          `${clock()} ${result.failedStep} failed with ${problems} after ${cause}; still serving the last good contract.`,
-        );
-        for (const finding of result.findings) log(`  ${formatFinding(locations, finding)}`);
-        return;
-      }
-      const json = result.artifacts.find((artifact) => artifact.name === 'openapi.json')?.content;
-      if (json === undefined) return;
-      const since = performance.now() - result.ms;
-      serving = serving.then(async () => {
-        if (json === served()) return;
-        try {
-          await serve(json);
-          log(`${clock()} serving the new contract, ${Math.round(performance.now() - since)} ms after ${cause}.`);
-        } catch (error) {
-          log(
-            `${clock()} ${error instanceof Error ? error.message : String(error)} Still serving the previous contract.`,
-          );
-        }
-      });
-    },
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(path.join(root, 'scripts', 'preload-tools.mjs')).href,
+      '--import',
+      'tsx',
+      path.join(root, 'scripts', 'generate.ts'),
+      '--watch',
+    ],
+    { cwd: root, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2_000);
   });
+  const exited = once(child, 'exit');
+  let serving = Promise.resolve();
+  const onRegenerated = (result: Regeneration) => {
+    const cause = result.changed.length > 0 ? `the edit to ${result.changed.join(', ')}` : 'start';
+    if (!result.ok) {
+      const problems = result.findings.length === 1 ? '1 problem' : `${result.findings.length} problems`;
+      log(
+        `${clock()} ${result.failedStep} failed with ${problems} after ${cause}; still serving the last good contract.`,
+      );
+      for (const finding of result.findings) log(`  ${finding}`);
+      return;
+    }
+    const noticed = performance.now() - result.ms;
+    serving = serving.then(async () => {
+      try {
+        const json = await readFile(path.join(root, 'generated', 'openapi.json'), 'utf8');
+        if (json === served()) return;
+        await serve(json);
+        log(`${clock()} serving the new contract, ${Math.round(performance.now() - noticed)} ms after ${cause}.`);
+      } catch (error) {
+        log(
+          `${clock()} ${error instanceof Error ? error.message : String(error)} Still serving the previous contract.`,
+        );
+      }
+    });
+  };
+  child.on('message', (message) => onRegenerated(message as Regeneration));
+  await Promise.race([
+    once(child, 'message'),
+    exited.then(([code]) => {
+      throw new Error(`the pipeline's watch loop exited with ${code} before its first run. ${stderr.trim()}`);
+    }),
+  ]);
   await serving;
   return {
     async close() {
-      await watcher.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGINT');
+        await exited;
+      }
       await serving;
     },
   };

@@ -12,6 +12,15 @@ import { staleReadmeSections } from './readme-rules.ts';
 import { regenerate } from './regenerate.ts';
 import { type WatchRegeneration, watchContract } from './watch.ts';
 
+/**
+ * Sent after each run of the watch loop (`--watch`) to the program that started it as a child with
+ * a channel: whether it wrote generated/, what caused it (files relative to the root; none at
+ * start), how long it took, and for a failure the step and each finding as a line to print.
+ */
+type RegenerationMessage =
+  | { ok: true; changed: string[]; ms: number }
+  | { ok: false; changed: string[]; ms: number; failedStep: string; findings: string[] };
+
 /** Where the command prints: `console` for the CLI, buffers in the tests. */
 export interface CommandOutput {
   log(line: string): void;
@@ -88,12 +97,16 @@ export async function generateCommand(
     const config = displayPath(locations, locations.lintConfig);
     output.log(`watching ${source}/ and ${config}; Ctrl-C to stop`);
     const watcher = await watchContract({ locations, onRegenerated: reportRegeneration });
-    process.once('SIGINT', () => {
+    const stop = () => {
       void watcher.close().then(() => process.exit(0));
-    });
+    };
+    process.once('SIGINT', stop);
+    // Started by a program with a channel to it (the mock's watch mode): it ends with that program.
+    process.once('disconnect', stop);
   }
 
   function reportRegeneration(result: WatchRegeneration): void {
+    process.send?.(regenerationMessage(result));
     const clock = new Date().toTimeString().slice(0, 8);
     const cause = result.changed.length === 0 ? 'at start' : `after ${result.changed.join(', ')}`;
     if (!result.ok) {
@@ -102,6 +115,14 @@ export async function generateCommand(
     }
     const changes = result.written.length === 0 ? 'nothing changed' : `wrote ${result.written.join(', ')}`;
     output.log(`[${clock}] regenerated in ${Math.round(result.ms)} ms ${cause}: ${changes}`);
+  }
+
+  /** What a program that started the watch loop as its child (the mock) is told of each run. */
+  function regenerationMessage(result: WatchRegeneration): RegenerationMessage {
+    const { changed, ms } = result;
+    if (result.ok) return { ok: true, changed, ms };
+    const findings = result.findings.map((finding) => formatFinding(locations, finding));
+    return { ok: false, changed, ms, failedStep: result.failedStep, findings };
   }
 
   function reportFailure(result: Extract<BuildResult, { ok: false }>, consequence: string, prefix = ''): number {
