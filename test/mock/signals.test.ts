@@ -1,6 +1,8 @@
 // `npm run mock` and `npm run mock:stateful` as a developer runs them, stopped as a developer
 // stops them (Ctrl-C, `kill`, a closed terminal, `kill -9`): the port is free again at once and
-// no process the mock started (Prism, esbuild) is left running.
+// no process the mock started (Prism, the pipeline's watch loop) is left running. A signal npm
+// passes on (Ctrl-C, `kill`) is sent to npm; one it does not (a closed terminal reaches every
+// process of the terminal; `kill -9` can only be aimed at the mock) to the mock's own process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { STATEFUL_MOCK_KEY } from '../../mock/node/stateful-server.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The commands of `npm run mock` and `npm run mock:stateful` (package.json), without npm in between. */
+/** The commands of `npm run mock` and `npm run mock:stateful` (package.json), for running them without npm in between. */
 const COMMANDS = {
   mock: {
     args: ['--import', 'tsx', 'mock/node/cli.ts'],
@@ -40,9 +42,12 @@ afterAll(() => {
   running = [];
 });
 
-/** Starts the command on a free port (`MOCK_PORT=0`) and resolves once it has printed where it listens. */
-async function startCommand(command: Command): Promise<RunningCommand> {
-  const child = spawn(process.execPath, COMMANDS[command].args, {
+/** Starts the command (under npm, or its own process alone) on a free port (`MOCK_PORT=0`); resolves once it has printed where it listens. */
+async function startCommand(command: Command, underNpm: boolean): Promise<RunningCommand> {
+  const [program, args] = underNpm
+    ? ['npm', ['run', '--silent', command]]
+    : [process.execPath, [...COMMANDS[command].args]];
+  const child = spawn(program, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, MOCK_PORT: '0', CORS_ORIGINS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -173,15 +178,16 @@ const describeProcess = (entry: ProcessEntry) => `${entry.pid} (parent ${entry.p
 
 // Each case runs its own process on its own port, so the cases run at once.
 describe.concurrent('Nothing left behind', { timeout: 120_000 }, () => {
-  it.each<[Command, NodeJS.Signals]>([
-    ['mock', 'SIGINT'],
-    ['mock', 'SIGTERM'],
-    ['mock', 'SIGHUP'],
-    ['mock', 'SIGKILL'],
-    ['mock:stateful', 'SIGTERM'],
-  ])('npm run %s stopped with %s frees its port and leaves no process running', async (command, signal) => {
+  it.each<[Command, NodeJS.Signals, 'npm' | 'the mock']>([
+    ['mock', 'SIGINT', 'npm'],
+    ['mock', 'SIGTERM', 'npm'],
+    ['mock', 'SIGHUP', 'the mock'],
+    ['mock', 'SIGKILL', 'the mock'],
+    ['mock:stateful', 'SIGINT', 'npm'],
+    ['mock:stateful', 'SIGTERM', 'npm'],
+  ])('npm run %s stopped with %s to %s frees its port and leaves no process running', async (command, signal, to) => {
     const prismBefore = new Set(prismProcesses().map((entry) => `${entry.pid}/${entry.started}`));
-    const mock = await startCommand(command);
+    const mock = await startCommand(command, to === 'npm');
     const headers = { Authorization: `Bearer ${mock.key}` };
     // An ordinary answer and one Prism answers, so that whatever Prism needs has been started.
     expect((await fetch(`${mock.url}/v1/pets`, { headers })).status).toBe(200);
