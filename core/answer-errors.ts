@@ -2,11 +2,9 @@ import type { ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../generated/rules.ts';
 import { clientAborted, clientClosedRequest } from './client-abort.ts';
-import { ApiError, errorBody } from './errors.ts';
+import { ApiError, errorBody, UnavailableError } from './errors.ts';
 import type { AppEnv } from './http-types.ts';
-import { LimiterUnavailableError } from './limiter/limiter-error.ts';
 import type { Logger } from './logger.ts';
-import { StorageUnavailableError } from './store/storage-error.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -15,21 +13,16 @@ export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof ApiError) return c.json(error.body, error.status, error.headers);
     if (clientAborted(error, c.req.raw)) return clientClosedRequest();
-    if (error instanceof StorageUnavailableError || error instanceof LimiterUnavailableError) {
-      const [event, what] =
-        error instanceof StorageUnavailableError
-          ? ['storage_unavailable', 'its storage']
-          : ['limiter_unavailable', 'its rate limiter'];
-      logger.error({ requestId: c.get('requestId'), event, reason: error.reason });
+    if (error instanceof UnavailableError) {
+      const what = error.dependency === 'storage' ? 'its storage' : 'its rate limiter';
+      logger.error({ requestId: c.get('requestId'), event: `${error.dependency}_unavailable`, reason: error.reason });
       const retryAfter = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
       // The reason stays in the log: the client learns what may have happened and when to retry.
       // A write that fails once the operation runs may fail after its commit reached the storage
       // (a statement timeout while PostgreSQL commits), so only a read, or a request refused before
       // its operation ran, can promise that nothing changed.
       const uncertain =
-        error instanceof StorageUnavailableError &&
-        c.get('operationStarted') === true &&
-        !SAFE_METHODS.has(c.req.method);
+        error.dependency === 'storage' && c.get('operationStarted') === true && !SAFE_METHODS.has(c.req.method);
       const message = uncertain
         ? `The service could not confirm with ${what} that this request was carried out: it may have been stored. ` +
           `Check (list or fetch) before repeating it; retry after ${retryAfter} seconds.`

@@ -15,6 +15,9 @@ export type ErrorStatus = (typeof ERROR_CODE_STATUSES)[ErrorCode];
  */
 export type AnyErrorStatus = ErrorStatus | 408 | 417 | 431 | 505;
 
+// The one catalogue of the errors the service's programs answer, as Fastify's errors.js: each kind
+// once, with what it becomes (an Error body and its status, a 503, an exit code).
+
 /** A failure that becomes the contract's Error body; thrown anywhere, answered in one place. */
 export class ApiError extends Error {
   constructor(
@@ -32,6 +35,47 @@ export class ApiError extends Error {
   get body(): ErrorBody {
     return { ...errorBody(this.status, this.code, this.message), ...(this.details && { details: this.details }) };
   }
+}
+
+/** What the service depends on to do the work: its storage, its rate limiter. */
+export type Dependency = 'storage' | 'limiter';
+
+const DEPENDENCY_NAMES: Record<Dependency, string> = { storage: 'storage', limiter: 'rate limiter' };
+
+/**
+ * A dependency cannot do the work right now (a commit failed, the disk is full, PostgreSQL or
+ * Redis is unreachable, too slow or refusing writes): answered 503 \`service_unavailable\` with
+ * \`Retry-After\`, never 500, never a success, and counted against nothing. A write may have reached
+ * the storage before the failure was seen (a timeout while PostgreSQL commits), so the answer
+ * promises that nothing changed only for reads.
+ */
+export class UnavailableError extends Error {
+  override readonly name = 'UnavailableError';
+
+  constructor(
+    readonly dependency: Dependency,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The ${DEPENDENCY_NAMES[dependency]} is unavailable: ${reason}`, options);
+  }
+}
+
+/**
+ * What an operator gave a program cannot work: an argument, a variable, a file or a name it
+ * refers to. Printed as its message, one line that says what to change, with exit code 2.
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * What the operator asked cannot be done as things stand (a busy port, a damaged database, a
+ * target database that is not empty). Printed as its message, one line that says what to do,
+ * with exit code 1.
+ */
+export class PreconditionError extends Error {
+  override readonly name = 'PreconditionError';
 }
 
 /** A request the contract's validator found problems with: `message` names the first, `details` lists them all. */

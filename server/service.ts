@@ -1,26 +1,28 @@
 // The service, assembled in one place: `npm start` (server/process/main.ts), the tests, the contract suite
-// and the bench all call openService. Its parts come from the environment as an operator sets it
-// (SQLite at DATABASE_PATH or PostgreSQL at DATABASE_URL; process memory, or Redis at REDIS_URL,
-// for the rate limits), or are passed in, as Prism's createInstance(config, components) takes them.
+// and the bench all call openService. Its parts are opened as the configuration says (SQLite or
+// PostgreSQL; process memory or Redis for the rate limits), or are passed in, as Prism's
+// createInstance(config, components) takes them.
 import type { Hono } from 'hono';
 import { type Contract, loadContract } from '../contract/contract.ts';
 import { rateLimitRules } from '../contract/rate-limit-rules.ts';
 import type { AppDeps } from '../core/app.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { UnavailableError } from '../core/errors.ts';
 import type { AppEnv } from '../core/http-types.ts';
-import { LimiterUnavailableError } from '../core/limiter/limiter-error.ts';
 import { memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
 import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
 import { type BanPolicy, banPolicy } from '../core/limiter/rate-policy.ts';
 import { createServiceApp } from './app/service-app.ts';
 import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
-import { ConfigError } from './process/config.ts';
-import { openStorageFromEnv } from './storage/open.ts';
+import type { LimiterConfig, StorageConfig } from './process/config.ts';
+import { openStorage } from './storage/open.ts';
 import type { Storage } from './storage/storage.ts';
 
 export interface ServiceConfig extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins'> {
-  /** The variables that choose the parts not passed in: DATABASE_PATH or DATABASE_URL, REDIS_URL. */
-  env: NodeJS.ProcessEnv;
+  /** The storage to open, unless one is passed in. */
+  storage?: StorageConfig;
+  /** Where the rate-limit windows live, unless passed in: process memory by default. */
+  limiter?: LimiterConfig;
   clock?: Clock;
   contract?: Contract;
 }
@@ -35,7 +37,7 @@ interface Limiters {
   description: string;
 }
 
-/** Parts opened by the caller instead of from `env`; the service closes them with itself. */
+/** Parts opened by the caller instead of from the configuration; the service closes them with itself. */
 export interface ServiceParts {
   storage?: Storage;
   limiters?: Limiters;
@@ -52,19 +54,27 @@ export interface Service {
 }
 
 export async function openService(
-  { env, clock = systemClock, contract = loadContract(), ...deps }: ServiceConfig,
+  {
+    storage: storageConfig,
+    limiter = { engine: 'memory' },
+    clock = systemClock,
+    contract = loadContract(),
+    ...deps
+  }: ServiceConfig,
   parts: ServiceParts = {},
 ): Promise<Service> {
-  const limiters = parts.limiters ?? openLimiters(env, banPolicy(rateLimitRules(contract.document).ban), clock);
+  const limiters = parts.limiters ?? openLimiters(limiter, banPolicy(rateLimitRules(contract.document).ban), clock);
   let storage: Storage;
   try {
     // The limiter's connection is ready before the first request, which would otherwise get a 503.
     // A Redis that is down does not stop the start: /readyz says so until it answers.
     await limiters.ping().catch((error: unknown) => {
-      if (!(error instanceof LimiterUnavailableError)) throw error;
+      if (!(error instanceof UnavailableError)) throw error;
       deps.logger.error({ event: 'limiter_unavailable', reason: error.reason });
     });
-    storage = parts.storage ?? (await openStorageFromEnv(env, clock, contract));
+    if (parts.storage) storage = parts.storage;
+    else if (storageConfig) storage = await openStorage(storageConfig, clock, contract);
+    else throw new Error('openService needs a storage: its configuration, or one opened.');
   } catch (error) {
     await limiters.close();
     throw error;
@@ -91,10 +101,9 @@ export async function openService(
   };
 }
 
-/** Process memory for one instance; Redis, shared by every instance, with `REDIS_URL`. */
-function openLimiters(env: NodeJS.ProcessEnv, ban: BanPolicy, clock: Clock): Limiters {
-  const url = env.REDIS_URL;
-  if (!url) {
+/** Process memory for one instance; Redis, shared by every instance. */
+function openLimiters(config: LimiterConfig, ban: BanPolicy, clock: Clock): Limiters {
+  if (config.engine === 'memory') {
     return {
       ...memoryLimiters({ clock, ban }),
       ping: async () => {},
@@ -102,8 +111,6 @@ function openLimiters(env: NodeJS.ProcessEnv, ban: BanPolicy, clock: Clock): Lim
       description: 'in process memory',
     };
   }
-  if (!/^rediss?:\/\//.test(url))
-    throw new ConfigError('REDIS_URL must be a Redis URL, redis://host:6379 (unset it to keep the limits in memory).');
-  const redis = openRedisLimiters(url, { ban, clock, prefix: env.REDIS_KEY_PREFIX || undefined });
-  return { ...redis, description: `in Redis at ${new URL(url).host}` };
+  const redis = openRedisLimiters(config.url, { ban, clock, prefix: config.keyPrefix });
+  return { ...redis, description: `in Redis at ${new URL(config.url).host}` };
 }

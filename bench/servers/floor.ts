@@ -29,7 +29,7 @@ const logger = createLogger('info', stdout);
 const clientAddress = () => '127.0.0.1';
 const databasePath = process.env.DATABASE_PATH;
 if (databasePath === undefined) throw new Error('bench/servers/floor.ts needs DATABASE_PATH, the database to serve.');
-const service = await openService({ env: { DATABASE_PATH: databasePath }, logger, clientAddress });
+const service = await openService({ storage: { engine: 'sqlite', path: databasePath }, logger, clientAddress });
 
 let app: Hono<AppEnv> = service.app;
 if (step < FLOOR_STEPS.length - 1) {

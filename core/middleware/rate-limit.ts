@@ -2,12 +2,10 @@ import type { MiddlewareHandler } from 'hono';
 import { fixedLimits, type RateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../generated/rules.ts';
 import type { Clock } from '../clock.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, UnavailableError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
 import { limitsFor } from '../keys/plans.ts';
-import { LimiterUnavailableError } from '../limiter/limiter-error.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from '../limiter/rate-limiter.ts';
-import { StorageUnavailableError } from '../store/storage-error.ts';
 
 export interface RateLimitDeps {
   limiters: { keys: RateLimiter; addresses: RateLimiter };
@@ -37,7 +35,7 @@ export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDe
       // The key could not be checked: counting it against the caller's address (the key-less
       // plan) would limit and then ban a paying key, and every client behind the same balancer,
       // for the service's own outage. The request is refused and counted against nothing.
-      if (lookupFailure instanceof StorageUnavailableError) unavailableHeaders(c, withoutKey);
+      if (lookupFailure instanceof UnavailableError) unavailableHeaders(c, withoutKey);
       throw lookupFailure;
     }
     const limits = apiKey ? limitsFor(apiKey, rules) : withoutKey;
@@ -47,7 +45,7 @@ export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDe
         ? await limiters.keys.hit(String(apiKey.lineage), limits)
         : await limiters.addresses.hit(clientAddress(c), limits);
     } catch (error) {
-      if (error instanceof LimiterUnavailableError) unavailableHeaders(c, limits);
+      if (error instanceof UnavailableError) unavailableHeaders(c, limits);
       throw error;
     }
 

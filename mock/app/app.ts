@@ -12,6 +12,7 @@ import type { Contract } from '../../contract/contract.ts';
 import type { AppDeps } from '../../core/app.ts';
 import { systemClock } from '../../core/clock.ts';
 import type { Item } from '../../core/collections/store.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { AppEnv } from '../../core/http-types.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { CorsExtras } from '../../core/middleware/cors.ts';
@@ -22,7 +23,7 @@ import type { ChoiceBindings } from './chosen-answer.ts';
 import { contractApp } from './contract-app.ts';
 import type { DeclaredAnswers } from './declared-answers.ts';
 import { delayMs } from './delay.ts';
-import { ChoiceError, type MockSettings, readRequestChoice } from './request-choice.ts';
+import { type MockSettings, readRequestChoice } from './request-choice.ts';
 import { type Scenario, scenarioNamed } from './scenarios.ts';
 import { mockStores } from './stores.ts';
 
@@ -109,7 +110,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       if (read.apiUrl !== url) forwarded = new Request(read.apiUrl, request);
       bindings = { choice };
     } catch (error) {
-      if (!(error instanceof ChoiceError)) throw error;
+      if (!(error instanceof ApiError)) throw error;
       bindings = { choice: error };
     }
     const delay = choice?.delay && delayMs(choice.delay);

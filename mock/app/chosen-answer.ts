@@ -6,7 +6,7 @@ import type { ContractOperation } from '../../contract/contract.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { AppEnv } from '../../core/http-types.ts';
 import type { DeclaredAnswers } from './declared-answers.ts';
-import { ChoiceError, type RequestChoice } from './request-choice.ts';
+import type { RequestChoice } from './request-choice.ts';
 import { type ChosenAnswer, checkedAnswer } from './scenarios.ts';
 
 /** Set by the app itself on every answer: the live rate-limit window and the deprecation. */
@@ -18,7 +18,7 @@ const SET_BY_THE_APP = /^(x-ratelimit-|deprecation$|sunset$|link$)/i;
  * may replace the request (the body limit does, for a body sent without Content-Length).
  */
 export interface ChoiceBindings {
-  choice?: RequestChoice | ChoiceError;
+  choice?: RequestChoice | ApiError;
 }
 
 export function answerChosen(operation: ContractOperation, answers: DeclaredAnswers): MiddlewareHandler<AppEnv> {
@@ -27,7 +27,7 @@ export function answerChosen(operation: ContractOperation, answers: DeclaredAnsw
   const basePath = operation.servedPath.slice(0, operation.servedPath.length - operation.path.length);
   return async (c, next) => {
     const choice = (c.env as ChoiceBindings | undefined)?.choice;
-    if (choice instanceof ChoiceError) throw new ApiError(400, 'validation_failed', choice.message);
+    if (choice instanceof ApiError) throw choice;
     const wanted = choice && chosenAnswer(operation, choice);
     if (!wanted) return next();
     const answer = await answers.answer({ operation, path: c.req.path.slice(basePath.length), ...wanted });

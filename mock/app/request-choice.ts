@@ -6,6 +6,7 @@
 // `PUT /__mock/scenario`, then the one the mock started with. A request's own delay, fault or answer
 // wins over its scenario's; the start's `--delay` applies where nothing else sets one.
 import { parse as parseCookies } from 'hono/utils/cookie';
+import { ApiError } from '../../core/errors.ts';
 import { type Delay, parseDelay } from './delay.ts';
 import { FAULTS, type Fault, type Scenario, type Scenarios } from './scenarios.ts';
 
@@ -36,12 +37,7 @@ export interface MockSettings {
   delay?: Delay;
 }
 
-/** A choice the mock cannot follow; answered 400 with this message. */
-export class ChoiceError extends Error {
-  override readonly name = 'ChoiceError';
-}
-
-/** The request's choice, and its URL without the reserved parameters. Throws ChoiceError. */
+/** The request's choice, and its URL without the reserved parameters. Throws an ApiError (400) naming what the mock cannot follow. */
 export function readRequestChoice(
   url: URL,
   headers: Headers,
@@ -56,7 +52,9 @@ export function readRequestChoice(
     const source = query.has(SCENARIO_PARAMETER)
       ? `query parameter \`${SCENARIO_PARAMETER}\``
       : `cookie \`${SCENARIO_COOKIE}\``;
-    throw new ChoiceError(
+    throw new ApiError(
+      400,
+      'validation_failed',
       `The ${source} names the scenario "${scenarioName}", which the mock lacks; use one of ${[...settings.scenarios.keys()].join(', ')}.`,
     );
   }
@@ -73,25 +71,32 @@ export function readRequestChoice(
   if (delayText !== undefined) {
     delay = parseDelay(delayText);
     if (!delay)
-      throw new ChoiceError(
+      throw new ApiError(
+        400,
+        'validation_failed',
         `The delay "${delayText}" is not one the mock takes: use milliseconds, such as 300, or a range, such as 100-800, up to two minutes.`,
       );
   }
   let fault = scenario.fault;
   if (faultText !== undefined) {
     if (!FAULTS.includes(faultText as Fault))
-      throw new ChoiceError(`The fault "${faultText}" is not one the mock knows; use one of ${FAULTS.join(', ')}.`);
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `The fault "${faultText}" is not one the mock knows; use one of ${FAULTS.join(', ')}.`,
+      );
     fault = faultText as Fault;
   }
   const explicit: ExplicitAnswer = {};
   if (codeText !== undefined) {
-    if (!/^[1-5]\d\d$/.test(codeText)) throw new ChoiceError(`The code "${codeText}" is not an HTTP status.`);
+    if (!/^[1-5]\d\d$/.test(codeText))
+      throw new ApiError(400, 'validation_failed', `The code "${codeText}" is not an HTTP status.`);
     explicit.status = Number(codeText);
   }
   if (example !== undefined) explicit.example = example;
   if (dynamicText !== undefined) {
     if (dynamicText !== 'true' && dynamicText !== 'false')
-      throw new ChoiceError(`The dynamic preference "${dynamicText}" must be true or false.`);
+      throw new ApiError(400, 'validation_failed', `The dynamic preference "${dynamicText}" must be true or false.`);
     explicit.dynamic = dynamicText === 'true';
   }
 

@@ -2,6 +2,7 @@
 // scenario naming a response the contract lacks stops the mock at start, not a test later. No file
 // is read here: the servers read the file (scenarios-file.ts), the browser mocks embed it at build.
 import type { Contract, ContractOperation } from '../../contract/contract.ts';
+import { UsageError } from '../../core/errors.ts';
 import { type Delay, parseDelay } from './delay.ts';
 
 export const FAULTS = ['unavailable', 'drop', 'truncate'] as const;
@@ -27,33 +28,23 @@ export interface Scenario {
 
 export type Scenarios = ReadonlyMap<string, Scenario>;
 
-/** A scenarios file that does not fit the contract or the format; the message names the file and the place. */
-export class ScenarioError extends Error {
-  override readonly name = 'ScenarioError';
-}
-
 const FIELDS = new Set(['description', 'data', 'answers', 'delay', 'fault']);
 const ALL_OPERATIONS = 'all';
 
 /**
  * The scenarios `data` (the parsed scenarios file) defines, checked against `contract`; throws
- * ScenarioError on the first problem, naming `where` (the file) and the place.
+ * UsageError on the first problem, naming `where` (the file) and the place.
  */
 export function readScenarios(contract: Contract, data: unknown, where: string): Scenarios {
-  if (!isObject(data)) throw new ScenarioError(`${where}: expected a mapping of scenario names to scenarios.`);
+  if (!isObject(data)) throw new UsageError(`${where}: expected a mapping of scenario names to scenarios.`);
   const scenarios = new Map<string, Scenario>();
   for (const [name, definition] of Object.entries(data)) {
     scenarios.set(
       name,
-      readScenario(
-        contract,
-        name,
-        definition,
-        (problem) => new ScenarioError(`${where}: scenario "${name}" ${problem}`),
-      ),
+      readScenario(contract, name, definition, (problem) => new UsageError(`${where}: scenario "${name}" ${problem}`)),
     );
   }
-  if (!scenarios.has('default')) throw new ScenarioError(`${where}: the scenario "default" is missing.`);
+  if (!scenarios.has('default')) throw new UsageError(`${where}: the scenario "default" is missing.`);
   return scenarios;
 }
 
@@ -61,7 +52,7 @@ function readScenario(
   contract: Contract,
   name: string,
   definition: unknown,
-  problem: (text: string) => ScenarioError,
+  problem: (text: string) => UsageError,
 ): Scenario {
   if (!isObject(definition)) throw problem('must be a mapping with at least a description.');
   const unknown = Object.keys(definition).find((field) => !FIELDS.has(field));
@@ -106,11 +97,11 @@ function readScenario(
   };
 }
 
-/** The scenario called `name`; a ScenarioError naming the known ones when there is none. */
+/** The scenario called `name`; a UsageError naming the known ones when there is none. */
 export function scenarioNamed(scenarios: Scenarios, name: string): Scenario {
   const scenario = scenarios.get(name);
   if (!scenario)
-    throw new ScenarioError(`There is no scenario "${name}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
+    throw new UsageError(`There is no scenario "${name}"; the mock knows ${[...scenarios.keys()].join(', ')}.`);
   return scenario;
 }
 

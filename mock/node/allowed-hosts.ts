@@ -5,14 +5,6 @@ import ipaddr from 'ipaddr.js';
 import { errorBody } from '../../core/errors.ts';
 import type { MockApp } from '../app/app.ts';
 
-/** `MOCK_ALLOWED_HOSTS`: comma-separated host names the mocks answer besides loopback ones. */
-export function allowedHostsOf(env: NodeJS.ProcessEnv): string[] {
-  return (env.MOCK_ALLOWED_HOSTS ?? '')
-    .split(',')
-    .map((host) => host.trim().toLowerCase())
-    .filter(Boolean);
-}
-
 /** `fetch`, answering a request whose `Host` is neither loopback nor in `allowed` with a 400 Error body. */
 export function onlyAllowedHosts(fetch: MockApp['fetch'], allowed: readonly string[] = []): MockApp['fetch'] {
   const listed = new Set(allowed.map((host) => host.toLowerCase()));

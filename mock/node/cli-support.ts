@@ -1,12 +1,8 @@
-// What the two mock commands share: their flags, the port they listen on, and how they stop and fail.
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+// What the two mock commands share: their flags, and how they stop and fail.
+import { PreconditionError, UsageError } from '../../core/errors.ts';
+import { exitWith, readArguments } from '../../node/command-line.ts';
 import { type Delay, parseDelay } from '../app/delay.ts';
 import type { RunningMock } from './server.ts';
-
-const DEFAULT_MOCK_PORT = 4010;
-
-/** A command line or environment the mock cannot start with; printed as it is. */
-export class UsageError extends Error {}
 
 /** The flags both mocks take: `--scenario <name>`, `--delay <ms or min-max>`, `--pets <N>`, `--seed <value>`. */
 const SHARED_FLAGS = {
@@ -16,12 +12,12 @@ const SHARED_FLAGS = {
   seed: { type: 'string' },
 } as const;
 
-export function readFlags<const Options extends NonNullable<ParseArgsConfig['options']>>(options: Options) {
-  try {
-    return parseArgs({ options: { ...SHARED_FLAGS, ...options }, allowPositionals: false }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+/** The command's flags; an operand, an unknown flag or a missing value is a UsageError. */
+export function readFlags<const Options extends Parameters<typeof readArguments>[1]>(options: Options) {
+  const { values, positionals } = readArguments(process.argv.slice(2), { ...SHARED_FLAGS, ...options });
+  if (positionals.length > 0)
+    throw new UsageError(`Unexpected argument "${positionals[0]}"; the mock takes flags only.`);
+  return values;
 }
 
 export function delayFlag(value: string | undefined): Delay | undefined {
@@ -40,16 +36,6 @@ export function petsFlag(value: string | undefined): number | undefined {
   return count;
 }
 
-/** `MOCK_PORT`, or 4010. */
-export function listenPort(env: NodeJS.ProcessEnv): number {
-  const raw = env.MOCK_PORT;
-  if (raw === undefined || raw === '') return DEFAULT_MOCK_PORT;
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > 65535)
-    throw new UsageError(`MOCK_PORT must be a port number from 0 to 65535; got "${raw}".`);
-  return port;
-}
-
 /** Ctrl-C, `kill` and a closed terminal all stop the mock and free its port. */
 export function stopOnSignals(mock: RunningMock): void {
   const stop = () => {
@@ -58,21 +44,22 @@ export function stopOnSignals(mock: RunningMock): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
 }
 
-/** Runs `start`; a failure is printed as one sentence (a busy port names MOCK_PORT) and exits 1. */
-export async function printAndExitOnFailure(start: () => Promise<void>, command: string): Promise<void> {
+/**
+ * Runs `start`; a failure the developer can fix is one line (a busy port names MOCK_PORT), with
+ * exit code 2 for a flag, a variable or a scenario, 1 for a busy port.
+ */
+export async function exitOnFailure(start: () => Promise<void>, command: string): Promise<void> {
   try {
     await start();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message =
-      code === 'EADDRINUSE'
-        ? `the port is in use; stop what listens there or choose another with MOCK_PORT=<port> npm run ${command}.`
-        : error instanceof UsageError || (error instanceof Error && error.name === 'ScenarioError')
-          ? error.message
-          : error instanceof Error
-            ? (error.stack ?? error.message)
-            : String(error);
-    console.error(`${command}: ${message}`);
-    process.exit(1);
+    const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    exitWith(
+      busy
+        ? new PreconditionError(
+            `the port is in use; stop what listens there or choose another with MOCK_PORT=<port> npm run ${command}.`,
+          )
+        : error,
+      `npm run ${command}`,
+    );
   }
 }

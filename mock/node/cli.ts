@@ -2,15 +2,13 @@
 // the mock at http://127.0.0.1:${MOCK_PORT:-4010}/v1, serving the contract again after every
 // edit under openapi/.
 
-import { allowedHostsOf } from './allowed-hosts.ts';
-import { delayFlag, listenPort, petsFlag, printAndExitOnFailure, readFlags, stopOnSignals } from './cli-support.ts';
-import { mockOrigins } from './origins.ts';
+import { delayFlag, exitOnFailure, petsFlag, readFlags, stopOnSignals } from './cli-support.ts';
+import { readMockConfig } from './config.ts';
 import { startMock } from './server.ts';
 
-await printAndExitOnFailure(async () => {
+await exitOnFailure(async () => {
   const flags = readFlags({ dynamic: { type: 'boolean', default: false } });
-  const port = listenPort(process.env);
-  const origins = mockOrigins(process.env);
+  const { port, origins, allowedHosts } = readMockConfig(process.env);
   const pets = petsFlag(flags.pets);
   const mock = await startMock({
     port,
@@ -19,8 +17,8 @@ await printAndExitOnFailure(async () => {
     pets,
     scenario: flags.scenario,
     delay: delayFlag(flags.delay),
-    corsOrigins: origins.origins,
-    allowedHosts: allowedHostsOf(process.env),
+    corsOrigins: origins.allowed,
+    allowedHosts,
     watch: true,
     log: (line) => console.log(line),
   });

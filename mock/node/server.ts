@@ -9,12 +9,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Contract } from '../../contract/contract.ts';
 import type { OpenApiDocument } from '../../contract/document.ts';
 import { createLogger } from '../../core/logger.ts';
+import type { CorsOrigins } from '../../core/middleware/cors.ts';
 import { type Listening, listen } from '../../node/listen.ts';
 import { createMockApp, type MockApp } from '../app/app.ts';
 import type { Delay } from '../app/delay.ts';
 import { exampleItems } from '../app/example-items.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
-import { localOrigins, type MockOrigins } from './origins.ts';
+import { localOrigins } from './config.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
 import { loadScenarios, SCENARIOS_FILE } from './scenarios-file.ts';
 import { socketFaults } from './socket-faults.ts';
@@ -38,7 +39,7 @@ export interface MockOptions {
   /** Added to every answer that sets no delay of its own. */
   delay?: Delay;
   /** Origins a browser may call the mock from: any on localhost or 127.0.0.1 by default. */
-  corsOrigins?: MockOrigins;
+  corsOrigins?: CorsOrigins;
   /** Host names answered besides loopback ones (`MOCK_ALLOWED_HOSTS`). */
   allowedHosts?: string[];
   /** Serve the contract again after every edit under `openapi/`. */

@@ -1,38 +1,23 @@
 // `npm run mock:stateful [-- --plan <plan>] [--pets <N>] [--seed <value>] [--scenario <name>] [--delay <ms|min-max>]`:
 // every collection of the contract in memory at http://127.0.0.1:${MOCK_PORT:-4010}/v1, seeded
 // from the contract's examples (or N generated items per collection), with a fixed key.
-import { loadContract } from '../../contract/contract.ts';
-import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
-import { isPlan } from '../../core/keys/plans.ts';
-import { readConfig } from '../../server/process/config.ts';
+import { UsageError } from '../../core/errors.ts';
+import { hasLimitsPerKey, isPlan, PLANS } from '../../core/keys/plans.ts';
 import { MOCK_PLAN } from '../app/access.ts';
-import { allowedHostsOf } from './allowed-hosts.ts';
-import {
-  delayFlag,
-  listenPort,
-  petsFlag,
-  printAndExitOnFailure,
-  readFlags,
-  stopOnSignals,
-  UsageError,
-} from './cli-support.ts';
-import { mockOrigins } from './origins.ts';
+import { delayFlag, exitOnFailure, petsFlag, readFlags, stopOnSignals } from './cli-support.ts';
+import { readMockConfig } from './config.ts';
 import { startStatefulMock } from './stateful-server.ts';
 
-await printAndExitOnFailure(async () => {
+await exitOnFailure(async () => {
   const flags = readFlags({ plan: { type: 'string' } });
-  const fixedPlans = Object.entries(rateLimitRules(loadContract().document).plans)
-    .filter(([, limits]) => limits !== 'per-key')
-    .map(([plan]) => plan);
-  if (flags.plan !== undefined && (!isPlan(flags.plan) || !fixedPlans.includes(flags.plan)))
+  const fixedPlans = PLANS.filter((plan) => !hasLimitsPerKey(plan));
+  if (flags.plan !== undefined && (!isPlan(flags.plan) || hasLimitsPerKey(flags.plan)))
     throw new UsageError(`--plan takes a plan with fixed limits (${fixedPlans.join(', ')}); got "${flags.plan}".`);
-  const port = listenPort(process.env);
-  const { logLevel } = readConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' });
-  const origins = mockOrigins(process.env);
+  const { port, origins, allowedHosts, logLevel } = readMockConfig(process.env);
   const mock = await startStatefulMock({
     port,
-    corsOrigins: origins.origins,
-    allowedHosts: allowedHostsOf(process.env),
+    corsOrigins: origins.allowed,
+    allowedHosts,
     logLevel,
     plan: flags.plan,
     pets: petsFlag(flags.pets),

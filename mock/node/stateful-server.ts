@@ -8,6 +8,7 @@ import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { Item } from '../../core/collections/store.ts';
 import type { Plan } from '../../core/keys/plans.ts';
 import { createLogger, type LogLevel } from '../../core/logger.ts';
+import type { CorsOrigins } from '../../core/middleware/cors.ts';
 import { listen } from '../../node/listen.ts';
 import { createMockApp } from '../app/app.ts';
 import type { DeclaredAnswers } from '../app/declared-answers.ts';
@@ -15,7 +16,7 @@ import type { Delay } from '../app/delay.ts';
 import { exampleItems } from '../app/example-items.ts';
 import { scenarioNamed } from '../app/scenarios.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
-import { localOrigins, type MockOrigins } from './origins.ts';
+import { localOrigins } from './config.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
 import { loadScenarios } from './scenarios-file.ts';
 import { MOCK_HOST, type RunningMock } from './server.ts';
@@ -28,7 +29,7 @@ export interface StatefulMockOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Origins a browser may call it from: any on localhost or 127.0.0.1 by default. */
-  corsOrigins?: MockOrigins;
+  corsOrigins?: CorsOrigins;
   /** Host names answered besides loopback ones (`MOCK_ALLOWED_HOSTS`). */
   allowedHosts?: string[];
   /** The server's structured log lines; `warn` by default. */

@@ -3,16 +3,23 @@
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { exitWith } from '../../node/command-line.ts';
+import { variables } from '../../node/variables.ts';
 import { contractLocations } from '../pipeline/locations.ts';
 import { ensureDocs } from './ensure.ts';
 import { docsLocations } from './status.ts';
 
-const host = process.env.DOCS_HOST || '127.0.0.1';
-const port = Number(process.env.DOCS_PORT || 8080);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`docs:serve: DOCS_PORT must be a whole number from 0 to 65535; got "${process.env.DOCS_PORT}".`);
-  process.exit(2);
+/** Its variables, read and checked once: where to listen. */
+function readServeConfig() {
+  try {
+    const read = variables(process.env);
+    return { host: read.text('DOCS_HOST', '127.0.0.1'), port: read.integer('DOCS_PORT', 8080, 0, 65535) };
+  } catch (error) {
+    return exitWith(error, 'docs:serve');
+  }
 }
+
+const { host, port } = readServeConfig();
 
 const locations = contractLocations();
 const ensured = await ensureDocs(locations);

@@ -1,31 +1,27 @@
 // A new key as the operator asks for it: checked, given its secret, and turned into the row every
 // store inserts. Server-side only: it draws random bytes and hashes with node:crypto.
+import { UsageError } from '../../core/errors.ts';
 import type { ApiKeyRecord, NewApiKey } from '../../core/keys/key-store.ts';
 import { hasLimitsPerKey, isPlan, PER_KEY_PLANS, PLANS, type Plan } from '../../core/keys/plans.ts';
 import { API_KEY_PREFIX, generateApiKey, hashKey, isWellFormedApiKey } from './api-key.ts';
 
-/** A key that cannot be created as asked; the message says what to change. */
-export class InvalidApiKeyError extends Error {
-  override readonly name = 'InvalidApiKeyError';
-}
-
 /**
- * Throws InvalidApiKeyError unless `key` names a plan, carries limits exactly when its plan sets
+ * Throws UsageError unless `key` names a plan, carries limits exactly when its plan sets
  * limits per key, and, when it brings its own secret, that secret looks like an issued key.
  */
 export function assertValidNewApiKey(key: NewApiKey): void {
   if (key.secret !== undefined && !isWellFormedApiKey(key.secret)) {
-    throw new InvalidApiKeyError(
+    throw new UsageError(
       `A chosen secret must start with "${API_KEY_PREFIX}" followed by 16 to 252 letters, digits, "-" or "_".`,
     );
   }
   if (!isPlan(key.plan)) {
-    throw new InvalidApiKeyError(`Unknown plan "${key.plan}": use one of ${PLANS.join(', ')}.`);
+    throw new UsageError(`Unknown plan "${key.plan}": use one of ${PLANS.join(', ')}.`);
   }
   const ownLimits = { perMinute: key.perMinute, perDay: key.perDay };
   if (!hasLimitsPerKey(key.plan)) {
     if (ownLimits.perMinute !== undefined || ownLimits.perDay !== undefined) {
-      throw new InvalidApiKeyError(
+      throw new UsageError(
         `The ${key.plan} plan has fixed limits: per-minute and per-day limits are set only for ${PER_KEY_PLANS.join(' or ')} keys.`,
       );
     }
@@ -33,10 +29,10 @@ export function assertValidNewApiKey(key: NewApiKey): void {
   }
   for (const [field, value] of Object.entries(ownLimits)) {
     if (value === undefined) {
-      throw new InvalidApiKeyError(`A key of the ${key.plan} plan needs both limits: ${field} is missing.`);
+      throw new UsageError(`A key of the ${key.plan} plan needs both limits: ${field} is missing.`);
     }
     if (!Number.isSafeInteger(value) || value < 1) {
-      throw new InvalidApiKeyError(`${field} must be a positive integer, not ${value}.`);
+      throw new UsageError(`${field} must be a positive integer, not ${value}.`);
     }
   }
 }
@@ -53,7 +49,7 @@ export type NewKeyColumns = [
 ];
 
 /**
- * A new key checked (InvalidApiKeyError otherwise), its secret (the one chosen, or a new random
+ * A new key checked (UsageError otherwise), its secret (the one chosen, or a new random
  * one) and the row every store inserts for it: only the secret's hash is kept.
  */
 export function newKeyRow(key: NewApiKey, createdAt: string): { secret: string; columns: NewKeyColumns } {

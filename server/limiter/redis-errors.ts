@@ -1,5 +1,5 @@
 import { ReplyError } from 'ioredis';
-import { LimiterUnavailableError } from '../../core/limiter/limiter-error.ts';
+import { UnavailableError } from '../../core/errors.ts';
 
 /**
  * Redis's error replies for a server that cannot do the work right now, as opposed to a mistake
@@ -14,7 +14,7 @@ const UNAVAILABLE_REPLIES: ReadonlyArray<[code: string, reason: string]> = [
   ['MISCONF', 'Redis refuses writes because it cannot save snapshots'],
 ];
 
-/** Runs `work`, turning a Redis that cannot be reached or cannot do the work into LimiterUnavailableError. */
+/** Runs `work`, turning a Redis that cannot be reached or cannot do the work into UnavailableError. */
 export async function withRedis<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -32,9 +32,9 @@ function asLimiterError(error: unknown): unknown {
   const code = replyCode(error);
   if (code !== undefined) {
     const match = UNAVAILABLE_REPLIES.find(([unavailable]) => unavailable === code);
-    return match ? new LimiterUnavailableError(`${match[1]} (${code})`, { cause: error }) : error;
+    return match ? new UnavailableError('limiter', `${match[1]} (${code})`, { cause: error }) : error;
   }
   // Any other failure is the connection's: not connected, refused, closed, or timed out.
   const message = error instanceof Error ? error.message : String(error);
-  return new LimiterUnavailableError(`no answer from Redis (${message})`, { cause: error });
+  return new UnavailableError('limiter', `no answer from Redis (${message})`, { cause: error });
 }

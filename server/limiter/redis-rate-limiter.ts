@@ -39,7 +39,7 @@ export function connectRedis(url: string): Redis {
     retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
   });
   // Without a listener ioredis prints every failed reconnection attempt. The failures reach the
-  // service anyway, as the LimiterUnavailableError of each hit or ping made while Redis is down.
+  // service anyway, as the UnavailableError of each hit or ping made while Redis is down.
   redis.on('error', () => {});
   return redis;
 }
@@ -66,7 +66,7 @@ type ScriptReply = [RateDecision['outcome'], number, number, number, number];
 /**
  * A limiter whose buckets are kept in Redis under `${prefix}${bucket}`, each one hash that
  * expires once nothing in it can affect a later request. `hit` rejects with
- * LimiterUnavailableError when Redis cannot be reached or does not answer in time.
+ * UnavailableError when Redis cannot be reached or does not answer in time.
  */
 export function createRedisRateLimiter({ redis, prefix, ban, clock }: RedisRateLimiterOptions): RateLimiter {
   return {
@@ -91,17 +91,13 @@ export function createRedisRateLimiter({ redis, prefix, ban, clock }: RedisRateL
   };
 }
 
-/** The service's keys in Redis start with `animal-store:`, apart from whatever else that Redis holds. */
-/** Where the service's windows live in Redis by default; a deployment sharing a Redis picks its own. */
-const DEFAULT_REDIS_PREFIX = 'animal-store:';
-
 export interface RedisLimiters {
   /** Counts requests by API key. */
   keys: RateLimiter;
   /** Counts requests without a valid key by client address. */
   addresses: RateLimiter;
   /**
-   * Resolves once Redis answers; rejects with LimiterUnavailableError after about
+   * Resolves once Redis answers; rejects with UnavailableError after about
    * REDIS_TIMEOUT_MS otherwise. Hits made before the connection is first ready are refused, so
    * the service awaits this before it listens.
    */
@@ -116,7 +112,7 @@ export interface RedisLimiters {
  */
 export function openRedisLimiters(
   url: string,
-  { ban, clock, prefix = DEFAULT_REDIS_PREFIX }: { ban: BanPolicy; clock: Clock; prefix?: string },
+  { ban, clock, prefix }: { ban: BanPolicy; clock: Clock; prefix: string },
 ): RedisLimiters {
   const redis = connectRedis(url);
   return {

@@ -1,28 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadContract } from '../../contract/contract.ts';
 import { createLogger } from '../../core/logger.ts';
-import { StorageUnavailableError } from '../../core/store/storage-error.ts';
 import { batchedStdout } from '../../node/batched-stdout.ts';
+import { exitWith } from '../../node/command-line.ts';
 import type { Fetch } from '../../node/http/create-server.ts';
 import { listen } from '../../node/listen.ts';
 import { clientAddressResolver } from '../app/client-address.ts';
 import { ensureDevelopmentKey } from '../keys/development-key.ts';
 import { openService, type Service } from '../service.ts';
-import { databaseUrlFrom } from '../storage/open.ts';
-import { ConfigError, readConfig } from './config.ts';
-import { checkDatabaseFile, listenFailure, StartupError } from './startup-checks.ts';
+import { checkDatabaseFile } from '../storage/sqlite/file-check.ts';
+import { type Config, readConfig } from './config.ts';
+import { listenFailure } from './listen-failure.ts';
 
-function readConfigOrExit() {
-  try {
-    return readConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
+let config: Config;
+try {
+  config = readConfig(process.env);
+} catch (error) {
+  exitWith(error);
 }
-
-const config = readConfigOrExit();
 // One writer for every line, so the log and the messages below keep their order.
 const stdout = batchedStdout();
 const print = (line: string) => stdout(`${line}\n`);
@@ -42,9 +37,10 @@ async function start() {
       throw listenFailure(error, config.host, config.port);
     },
   );
-  if (databaseUrlFrom(process.env) === undefined) checkDatabaseFile(config.databasePath);
+  if (config.storage.engine === 'sqlite') checkDatabaseFile(config.storage.path);
   const service = await openService({
-    env: process.env,
+    storage: config.storage,
+    limiter: config.limiter,
     logger,
     clientAddress: clientAddressResolver(config.trustProxy),
     corsOrigins: config.corsOrigins,
@@ -52,12 +48,7 @@ async function start() {
   return { listening, service };
 }
 
-const { listening, service } = await start().catch((error: unknown) => {
-  if (!(error instanceof StartupError || error instanceof ConfigError || error instanceof StorageUnavailableError))
-    throw error;
-  process.stderr.write(`${error.message}\n`);
-  process.exit(error instanceof ConfigError ? 2 : 1);
-});
+const { listening, service } = await start().catch((error: unknown) => exitWith(error));
 handle = service.app.fetch;
 serviceOpened(service);
 

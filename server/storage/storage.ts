@@ -16,7 +16,7 @@ export interface Storage {
   idempotency: IdempotencyStore;
   /** Signs pagination cursors; kept in the database, so every instance and restart accepts them. */
   cursorSecret: Uint8Array;
-  /** Resolves when the engine answers a query; rejects with StorageUnavailableError otherwise. */
+  /** Resolves when the engine answers a query; rejects with UnavailableError otherwise. */
   ping(): Promise<void>;
   /** Closes the engine's connections; nothing is used after it. */
   close(): Promise<void>;

@@ -1,13 +1,13 @@
 import { loadContract } from '../../contract/contract.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { Clock } from '../../core/clock.ts';
+import { UsageError } from '../../core/errors.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../core/keys/key-store.ts';
 import { isPlan, limitsFor, PER_KEY_PLANS, PLANS } from '../../core/keys/plans.ts';
-import { assertValidNewApiKey, InvalidApiKeyError } from '../keys/new-key.ts';
-import { ConfigError } from '../process/config.ts';
-import { openStorageFromEnv } from '../storage/open.ts';
-import type { Storage } from '../storage/storage.ts';
-import { readArguments, UsageError } from './command-line.ts';
+import { readArguments } from '../../node/command-line.ts';
+import { assertValidNewApiKey } from '../keys/new-key.ts';
+import type { StorageConfig } from '../process/config.ts';
+import { openStorage } from '../storage/open.ts';
 
 export const USAGE = `Usage: npm run keys -- <command>
 
@@ -36,8 +36,8 @@ interface Output {
 export interface KeysCommandContext {
   stdout: Output;
   stderr: Output;
-  /** Names the database (DATABASE_URL or DATABASE_PATH), opened for the command and closed after it; created if missing. */
-  env: NodeJS.ProcessEnv;
+  /** The database, opened for the command and closed after it; created if missing. */
+  storage: StorageConfig;
   clock?: Clock;
 }
 
@@ -57,7 +57,7 @@ export async function runKeysCommand(argv: readonly string[], context: KeysComma
   try {
     command = parseCommand(argv);
   } catch (error) {
-    if (!(error instanceof UsageError || error instanceof InvalidApiKeyError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     context.stderr.write(`Error: ${error.message}\n\n${USAGE}`);
     return 2;
   }
@@ -66,14 +66,7 @@ export async function runKeysCommand(argv: readonly string[], context: KeysComma
     return 0;
   }
 
-  let storage: Storage;
-  try {
-    storage = await openStorageFromEnv(context.env, context.clock);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    context.stderr.write(`Error: ${error.message}\n`);
-    return 2;
-  }
+  const storage = await openStorage(context.storage, context.clock);
   try {
     return await execute(command, storage.keys, context, context.clock?.now() ?? Date.now());
   } finally {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnimalStoreClient } from '../../client/index.ts';
 import type { Pet } from '../../generated/openapi.ts';
-import { allowedHostsOf } from '../../mock/node/allowed-hosts.ts';
+import { readMockConfig } from '../../mock/node/config.ts';
 import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/node/stateful-server.ts';
 import { converse, requestHead } from '../support/raw-http.ts';
 import { exampleValue, expectContractError, RATE_LIMIT_HEADERS, seededPets } from './support.ts';
@@ -195,7 +195,7 @@ describe('startStatefulMock', { timeout: 30_000 }, () => {
 
     it('answers a host listed in MOCK_ALLOWED_HOSTS', async () => {
       const listed = await startStatefulMock({
-        allowedHosts: allowedHostsOf({ MOCK_ALLOWED_HOSTS: 'devbox.internal' }),
+        allowedHosts: readMockConfig({ MOCK_ALLOWED_HOSTS: 'devbox.internal' }).allowedHosts,
       });
       try {
         const conversation = await converse(listed.url, [

@@ -26,7 +26,7 @@ describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () =>
     const generated = await workspace.generate();
     expect(generated.code, generated.stderr).toBe(0);
     service = await openService({
-      env: { DATABASE_PATH: ':memory:' },
+      storage: { engine: 'sqlite', path: ':memory:' },
       clock: new FakeClock(),
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.7',

@@ -44,11 +44,8 @@ describe.skipIf(!available)('openService on PostgreSQL and Redis', { timeout: 30
     postgresProxy = await startTcpProxy(targetOf(POSTGRES_ADMIN_URL));
     redisProxy = await startTcpProxy(targetOf(REDIS_TEST_URL));
     deployment = await openService({
-      env: {
-        DATABASE_URL: through(database.url, postgresProxy),
-        REDIS_URL: through(REDIS_TEST_URL, redisProxy),
-        REDIS_KEY_PREFIX: redisTestPrefix(),
-      },
+      storage: { engine: 'postgres', url: through(database.url, postgresProxy), poolSize: 10 },
+      limiter: { engine: 'redis', url: through(REDIS_TEST_URL, redisProxy), keyPrefix: redisTestPrefix() },
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
     });

@@ -13,7 +13,7 @@ export async function startListeningApp(limits: Partial<HttpLimits> = {}) {
   const logLines: string[] = [];
   const logger = createLogger('debug', (line) => logLines.push(line));
   const service = await openService({
-    env: { DATABASE_PATH: ':memory:' },
+    storage: { engine: 'sqlite', path: ':memory:' },
     logger,
     clientAddress: clientAddressResolver(false),
   });

@@ -29,7 +29,6 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const db = openDatabase(':memory:', contract);
   const service = await openService(
     {
-      env: {},
       clock,
       contract,
       logger: createLogger(options.logLevel ?? 'info', (line) => logLines.push(line)),

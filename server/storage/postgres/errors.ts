@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 
 /**
  * SQLSTATE codes (or their two-character classes) of a database that cannot do the work right
@@ -45,7 +45,7 @@ const CONNECTION_MESSAGES = new Set([
   'Client has encountered a connection error and is not queryable',
 ]);
 
-/** Runs `work`, turning PostgreSQL's and the network's failures into `StorageUnavailableError`. */
+/** Runs `work`, turning PostgreSQL's and the network's failures into `UnavailableError`. */
 export async function withPostgres<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -59,11 +59,11 @@ function asStorageError(error: unknown): unknown {
   if (error instanceof pg.DatabaseError) {
     const code = error.code ?? '';
     const match = UNAVAILABLE_STATES.find(([prefix]) => code.startsWith(prefix));
-    return match ? new StorageUnavailableError(`${match[1]}: ${error.message} (${code})`, { cause: error }) : error;
+    return match ? new UnavailableError('storage', `${match[1]}: ${error.message} (${code})`, { cause: error }) : error;
   }
   const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined;
   if ((code !== undefined && NETWORK_CODES.has(code)) || CONNECTION_MESSAGES.has(error.message)) {
-    return new StorageUnavailableError(`PostgreSQL cannot be reached: ${error.message}`, { cause: error });
+    return new UnavailableError('storage', `PostgreSQL cannot be reached: ${error.message}`, { cause: error });
   }
   return error;
 }

@@ -6,7 +6,7 @@ import { withPostgres } from './errors.ts';
  * Runs `work` on a connection of its own to the database at `url`, outside the pool and without
  * a statement timeout: for migrations and copies, whose statements may rightly wait long (for
  * another instance's migration, or for many rows). Failures to reach PostgreSQL become
- * `StorageUnavailableError`.
+ * `UnavailableError`.
  */
 export async function withSession<T>(
   url: string,

@@ -7,7 +7,7 @@ export interface NamedStatement {
   readonly text: string;
 }
 
-/** Runs `statement` with `values` on a connection of the pool; unreachable PostgreSQL becomes `StorageUnavailableError`. */
+/** Runs `statement` with `values` on a connection of the pool; unreachable PostgreSQL becomes `UnavailableError`. */
 export function execute<Row extends pg.QueryResultRow>(
   pool: pg.Pool | pg.PoolClient,
   statement: NamedStatement,

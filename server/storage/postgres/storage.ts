@@ -20,9 +20,9 @@ export interface PostgresStorageOptions {
   /** Connections the pool opens at most; requests beyond them wait (up to connectTimeoutMs) for one. */
   poolSize?: number;
   clock?: Clock;
-  /** How long a request waits for a connection before it fails with StorageUnavailableError. */
+  /** How long a request waits for a connection before it fails with UnavailableError. */
   connectTimeoutMs?: number;
-  /** How long a statement may take before it fails with StorageUnavailableError. */
+  /** How long a statement may take before it fails with UnavailableError. */
   queryTimeoutMs?: number;
   contract?: Contract;
 }
@@ -32,7 +32,7 @@ export const DEFAULT_POOL_SIZE = 10;
 /**
  * Storage in the PostgreSQL database at `url`, shared by every instance of the service: migrates
  * it (one instance at a time), then serves from a pool of connections. Whatever keeps PostgreSQL
- * from answering in time becomes StorageUnavailableError (a 503), and the pool recovers by
+ * from answering in time becomes UnavailableError (a 503), and the pool recovers by
  * itself once PostgreSQL is back: a connection that failed is dropped and the next query opens
  * a new one.
  */
@@ -53,7 +53,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   const pool = new pg.Pool({ ...connectionConfig(url, { connectTimeoutMs, queryTimeoutMs }), max: poolSize });
   // An idle connection that PostgreSQL or the network closes is reported here; the pool has
   // dropped it already, and a query that needs a connection then opens a new one (or fails with
-  // StorageUnavailableError, answered 503 and logged). Without a listener, it would end the process.
+  // UnavailableError, answered 503 and logged). Without a listener, it would end the process.
   pool.on('error', () => {});
   try {
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);

@@ -3,8 +3,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Contract } from '../../../contract/contract.ts';
 import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import {
   assertStorable,
   COLUMN_TYPES,
@@ -150,7 +150,7 @@ class SqliteCollectionStore implements CollectionStore {
     this.#creates = new GroupCommit((items) =>
       withSqlite(() => {
         // A batch still queued when the service closed the database (a shutdown past its timeout).
-        if (!db.open) throw new StorageUnavailableError('the database is closed');
+        if (!db.open) throw new UnavailableError('storage', 'the database is closed');
         // Returns after the COMMIT (synced): a failed commit or insert throws, and rolls back the
         // whole batch, so no item of it is stored or acknowledged.
         return insertAll(items);

@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 
 /**
  * SQLite's result codes for a database that cannot do the work right now, as opposed to a
@@ -18,14 +18,14 @@ const UNAVAILABLE: ReadonlyArray<[prefix: string, reason: string]> = [
   ['SQLITE_NOTADB', 'the database file is damaged'],
 ];
 
-/** Runs `work`, turning SQLite's failures of the environment into `StorageUnavailableError`. */
+/** Runs `work`, turning SQLite's failures of the environment into `UnavailableError`. */
 export function withSqlite<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {
     if (error instanceof Sqlite.SqliteError) {
       const match = UNAVAILABLE.find(([prefix]) => error.code.startsWith(prefix));
-      if (match) throw new StorageUnavailableError(`${match[1]} (${error.code})`, { cause: error });
+      if (match) throw new UnavailableError('storage', `${match[1]} (${error.code})`, { cause: error });
     }
     throw error;
   }

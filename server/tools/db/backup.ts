@@ -1,9 +1,9 @@
 import { closeSync, existsSync, fsyncSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { UsageError } from '../../../core/errors.ts';
 import type { Database } from '../../storage/sqlite/database.ts';
 import { statement } from '../../storage/sqlite/statement-cache.ts';
 import { openExistingReadOnly } from './open-existing.ts';
-import { Refusal } from './refusal.ts';
 
 /**
  * Writes a consistent copy of the database at `sourcePath` to `targetPath`, a new file in an
@@ -28,10 +28,10 @@ export function backupDatabase(sourcePath: string, targetPath: string): void {
 
 function refuseUnusableTarget(path: string): void {
   if (existsSync(path)) {
-    throw new Refusal(`${path} exists already; a backup never replaces a file, so name a new one.`);
+    throw new UsageError(`${path} exists already; a backup never replaces a file, so name a new one.`);
   }
   const folder = dirname(path);
-  if (!existsSync(folder)) throw new Refusal(`the folder ${folder} does not exist; create it or name another.`);
+  if (!existsSync(folder)) throw new UsageError(`the folder ${folder} does not exist; create it or name another.`);
 }
 
 function copyInto(source: Database, path: string): void {

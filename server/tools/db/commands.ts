@@ -1,15 +1,14 @@
 import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import { PreconditionError, UnavailableError, UsageError } from '../../../core/errors.ts';
+import { readArguments } from '../../../node/command-line.ts';
 import { isPostgresUrl } from '../../storage/postgres/connection.ts';
 import type { Database } from '../../storage/sqlite/database.ts';
 import { integrityProblems } from '../../storage/sqlite/integrity.ts';
-import { readArguments, UsageError } from '../command-line.ts';
 import { backupDatabase } from './backup.ts';
-import { copySqliteToPostgres, describeCopy, TargetNotEmptyError } from './copy.ts';
+import { copySqliteToPostgres, describeCopy } from './copy.ts';
 import { openExistingReadOnly } from './open-existing.ts';
 import { isDamagedDatabaseError } from './problems.ts';
-import { Refusal } from './refusal.ts';
 import type { DatabaseSummary } from './summary.ts';
 import { describeSummary, summarize } from './summary.ts';
 
@@ -79,7 +78,7 @@ export async function runDatabaseCommand(argv: readonly string[], context: Datab
         return await copy(command.from, command.to, context);
     }
   } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     context.stderr.write(`Error: ${error.message}\n`);
     return 2;
   }
@@ -132,8 +131,8 @@ async function copy(from: string, to: string, { stdout, stderr }: DatabaseComman
     stdout.write(`${describeCopy(await copySqliteToPostgres(from, to), from)}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof TargetNotEmptyError || error instanceof StorageUnavailableError)) throw error;
-    stderr.write(`Error: ${error.message}${error instanceof StorageUnavailableError ? '; nothing was copied' : ''}\n`);
+    if (!(error instanceof PreconditionError || error instanceof UnavailableError)) throw error;
+    stderr.write(`Error: ${error.message}${error instanceof UnavailableError ? '; nothing was copied' : ''}\n`);
     return 1;
   }
 }

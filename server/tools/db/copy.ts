@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type pg from 'pg';
 import { type Contract, loadContract } from '../../../contract/contract.ts';
+import { PreconditionError, UsageError } from '../../../core/errors.ts';
 import { type CollectionTable, collectionTables } from '../../storage/collection-tables.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, describePostgresUrl } from '../../storage/postgres/connection.ts';
 import { migratePostgres } from '../../storage/postgres/migrations.ts';
@@ -10,7 +11,6 @@ import { MIGRATIONS } from '../../storage/sqlite/migrations.ts';
 import { statement } from '../../storage/sqlite/statement-cache.ts';
 import { CURSOR_SECRET_SETTING } from '../../storage/storage.ts';
 import { openExistingReadOnly } from './open-existing.ts';
-import { Refusal } from './refusal.ts';
 
 export interface CopyReport {
   /** Rows copied per table, collections first (in the contract's order), then the API keys. */
@@ -24,9 +24,6 @@ export interface CopyReport {
 }
 
 /** The target holds data already; copying into it would mix two services' data, keys or cursors. */
-export class TargetNotEmptyError extends Error {
-  override readonly name = 'TargetNotEmptyError';
-}
 
 /** Rows per INSERT: large enough that a million rows take a thousand round trips, small enough for any server. */
 const BATCH_ROWS = 1_000;
@@ -50,7 +47,7 @@ export async function copySqliteToPostgres(
   contract: Contract = loadContract(),
 ): Promise<CopyReport> {
   if (!existsSync(sourcePath)) {
-    throw new Refusal(`there is no database at ${sourcePath}; name the SQLite file to copy with --from.`);
+    throw new UsageError(`there is no database at ${sourcePath}; name the SQLite file to copy with --from.`);
   }
   const target = describePostgresUrl(targetUrl);
   const source = openExistingReadOnly(sourcePath);
@@ -95,7 +92,7 @@ function refuseUnknownSchema(source: Database, path: string): void {
   const version = statement<[], number>(source, 'PRAGMA user_version').pluck().get() ?? 0;
   const known = MIGRATIONS.at(-1)?.version ?? 0;
   if (version !== known) {
-    throw new Refusal(
+    throw new UsageError(
       `${path} is at schema version ${version}, but this program copies version ${known}; ` +
         'start this version of the server on it once (it migrates the file at start), then copy.',
     );
@@ -112,7 +109,7 @@ function refuseUnknownTables(source: Database, path: string, known: string[]): v
     .all()
     .filter((table) => !known.includes(table));
   if (unknown.length > 0) {
-    throw new Refusal(
+    throw new UsageError(
       `${path} holds the table${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}, which this version's contract ` +
         `does not describe, so the copy would leave ${unknown.length === 1 ? 'it' : 'them'} behind; nothing was copied. ` +
         'Copy with the version of the service that wrote it.',
@@ -136,7 +133,7 @@ async function refuseOccupied(
   if (tally.every(({ rows: count }) => count === 0) && !held.cursorSecret) return;
   const holds = tally.map(({ noun, rows: count }) => counted(count, noun));
   holds.push(`${held.cursorSecret ? 'a' : 'no'} cursor secret`);
-  throw new TargetNotEmptyError(
+  throw new PreconditionError(
     `${target} is not empty: it holds ${listed(holds)}. db:copy fills only an empty database ` +
       '(starting a server or the keys tool on it creates the cursor secret), so nothing was copied; copy into a new database.',
   );
@@ -157,7 +154,7 @@ async function copyTable(source: Database, client: pg.Client, table: string, sou
   const typeOf = new Map(targetColumns.map((column) => [column.column_name, column.udt_name]));
   const missing = names.filter((name) => !typeOf.has(name));
   if (missing.length > 0) {
-    throw new Refusal(
+    throw new UsageError(
       `${sourcePath} keeps ${missing.map((name) => `${table}.${name}`).join(', ')}, which the PostgreSQL schema of this contract has no column for; nothing was copied.`,
     );
   }

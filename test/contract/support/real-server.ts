@@ -1,8 +1,8 @@
 import { collectionsOf } from '../../../contract/collections.ts';
 import { loadContract } from '../../../contract/contract.ts';
 import { type Clock, systemClock } from '../../../core/clock.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import { createLogger } from '../../../core/logger.ts';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { listen } from '../../../node/listen.ts';
 import { clientAddressResolver } from '../../../server/app/client-address.ts';
 import { openService } from '../../../server/service.ts';
@@ -36,7 +36,7 @@ export async function startRealServer({
   failingStorage,
 }: RealServerOptions = {}): Promise<RealServer> {
   const service = await openService({
-    env: { DATABASE_PATH: ':memory:' },
+    storage: { engine: 'sqlite', path: ':memory:' },
     clock,
     logger: createLogger('silent'),
     clientAddress: clientAddressResolver(false),
@@ -44,7 +44,7 @@ export async function startRealServer({
   if (failingStorage) {
     const fail = async (): Promise<never> => {
       throw failingStorage === 'unavailable'
-        ? new StorageUnavailableError('the disk is full (SQLITE_FULL)')
+        ? new UnavailableError('storage', 'the disk is full (SQLITE_FULL)')
         : new TypeError("Cannot read properties of undefined (reading 'id')");
     };
     // The app holds this very store, so the service keeps its production wiring.

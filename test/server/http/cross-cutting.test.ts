@@ -3,9 +3,9 @@ import { loadContract } from '../../../contract/contract.ts';
 import { createApp } from '../../../core/app.ts';
 import type { CollectionStore } from '../../../core/collections/store.ts';
 import type { ErrorBody } from '../../../core/errors.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import { notImplemented } from '../../../core/http-types.ts';
 import { createLogger } from '../../../core/logger.ts';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { unknownPaths } from '../../support/unknown-paths.ts';
@@ -169,7 +169,7 @@ describe('errors', () => {
       [
         'storage failure',
         (app) => {
-          failOnce(app, 'list', new StorageUnavailableError('the disk is full'));
+          failOnce(app, 'list', new UnavailableError('storage', 'the disk is full'));
           return app.request('/v1/pets');
         },
       ],

@@ -6,10 +6,10 @@ import { loadContract } from '../../../contract/contract.ts';
 import { idempotencyRule } from '../../../contract/idempotency.ts';
 import { rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import type { CollectionStore } from '../../../core/collections/store.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import { memoryLimiters } from '../../../core/limiter/memory-rate-limiter.ts';
 import { banPolicy } from '../../../core/limiter/rate-policy.ts';
 import { createLogger } from '../../../core/logger.ts';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { createServiceApp } from '../../../server/app/service-app.ts';
 import type { Storage } from '../../../server/storage/storage.ts';
 import { postgresReachable } from '../../../support/backing-services.ts';
@@ -175,7 +175,7 @@ function idempotentCreates(engine: StorageEngine): void {
 
   it('does not keep a 503: the retry creates the pet once', async () => {
     const { post } = await serviceOn(database.storage(), clock);
-    vi.spyOn(pets(), 'createOnce').mockRejectedValueOnce(new StorageUnavailableError('the disk is full'));
+    vi.spyOn(pets(), 'createOnce').mockRejectedValueOnce(new UnavailableError('storage', 'the disk is full'));
     const key = randomUUID();
     await expectError(await post('/v1/pets', NEW_PET, key), 503, 'service_unavailable');
     const retry = await post('/v1/pets', NEW_PET, key);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidApiKeyError } from '../../../server/keys/new-key.ts';
+import { UsageError } from '../../../core/errors.ts';
 import { type Database, openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 
@@ -33,7 +33,7 @@ describe('SqliteKeyStore.create with a chosen secret', () => {
     ['too short', 'ask_short'],
     ['with a character a bearer token cannot carry', 'ask_development key 000000000000'],
   ])('refuses a chosen secret %s', async (_case, secret) => {
-    await expect(store.create({ plan: 'free', secret })).rejects.toThrow(InvalidApiKeyError);
+    await expect(store.create({ plan: 'free', secret })).rejects.toThrow(UsageError);
     expect(await store.count()).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
+import { readStorageConfig, type StorageConfig } from '../../../server/process/config.ts';
 import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
 import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
@@ -18,14 +19,14 @@ const tempDir = useTempDirs();
 const clock: Clock = { now: () => Date.parse('2026-11-21T09:30:00.000Z') };
 
 function run(argv: string[], databasePath = join(tempDir(), 'keys.db')) {
-  return runWithEnv(argv, { DATABASE_PATH: databasePath });
+  return runOn(argv, { engine: 'sqlite', path: databasePath });
 }
 
-async function runWithEnv(argv: string[], env: NodeJS.ProcessEnv) {
+async function runOn(argv: string[], storage: StorageConfig) {
   let stdout = '';
   let stderr = '';
   const code = await runKeysCommand(argv, {
-    env,
+    storage,
     clock,
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
@@ -288,18 +289,22 @@ describe('npm run keys (the process)', () => {
 describe('keys with a malformed DATABASE_POOL_SIZE', () => {
   it('says what the variable must be and exits with code 2, touching no database', async () => {
     const path = join(tempDir(), 'keys.db');
-    const result = await runWithEnv(['list'], {
-      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/animals',
-      DATABASE_POOL_SIZE: '0',
-      DATABASE_PATH: path,
+    const script = fileURLToPath(new URL('../../../server/tools/keys-cli.ts', import.meta.url));
+    const running = promisify(execFile)(process.execPath, ['--import', 'tsx', script, 'list'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/animals',
+        DATABASE_POOL_SIZE: '0',
+        DATABASE_PATH: path,
+      },
     });
-    expect(result).toMatchObject({
+    await expect(running).rejects.toMatchObject({
       code: 2,
       stdout: '',
       stderr: 'Error: DATABASE_POOL_SIZE must be a whole number from 1 to 1000; got "0".\n',
     });
     expect(existsSync(path)).toBe(false);
-  });
+  }, 20_000);
 });
 
 describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_URL', () => {
@@ -323,19 +328,19 @@ describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_UR
 
   it('creates, lists and revokes keys in PostgreSQL, leaving DATABASE_PATH alone', async () => {
     const path = join(tempDir(), 'keys.db');
-    const env = { DATABASE_URL: url(), DATABASE_PATH: path };
+    const env = readStorageConfig({ DATABASE_URL: url(), DATABASE_PATH: path });
 
-    const created = await runWithEnv(['create', '--plan', 'pro', '--label', 'billing service'], env);
+    const created = await runOn(['create', '--plan', 'pro', '--label', 'billing service'], env);
     expect(created).toMatchObject({ code: 0, stderr: '' });
     expect(await findActiveThere(created.lastLine)).toMatchObject({ id: 1, plan: 'pro', label: 'billing service' });
 
-    const listed = await runWithEnv(['list'], env);
+    const listed = await runOn(['list'], env);
     expect(listed.lines.map((line) => line.split(/\s{2,}/))).toEqual([
       ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'],
       ['1', 'billing service', 'pro', '300/min, 10000/day', '2026-11-21T09:30Z', '-', '-', '-'],
     ]);
 
-    expect(await runWithEnv(['revoke', '1'], env)).toMatchObject({
+    expect(await runOn(['revoke', '1'], env)).toMatchObject({
       code: 0,
       stdout: expect.stringMatching(/Revoked key 1/),
     });

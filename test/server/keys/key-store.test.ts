@@ -2,8 +2,8 @@
 // holds) is in sqlite-key-store.test.ts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.ts';
+import { UsageError } from '../../../core/errors.ts';
 import { hashKey } from '../../../server/keys/api-key.ts';
-import { InvalidApiKeyError } from '../../../server/keys/new-key.ts';
 import { postgresReachable } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
 import { type StorageEngine, useEmptyDatabase } from '../storage/storage-engines.ts';
@@ -49,7 +49,7 @@ function keyStoreBehaviour(engine: StorageEngine): void {
       ['an enterprise key without limits', { plan: 'enterprise' as const }],
       ['a free key with limits', { plan: 'free' as const, perMinute: 1, perDay: 1 }],
     ])('rejects %s and stores nothing', async (_, key) => {
-      await expect(store().create(key)).rejects.toThrow(InvalidApiKeyError);
+      await expect(store().create(key)).rejects.toThrow(UsageError);
       expect(await store().count()).toBe(0);
     });
 

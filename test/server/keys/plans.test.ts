@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
 import { type RateLimitRules, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
+import { UsageError } from '../../../core/errors.ts';
 import type { NewApiKey } from '../../../core/keys/key-store.ts';
 import { limitsFor, PER_KEY_PLANS, PLANS } from '../../../core/keys/plans.ts';
-import { assertValidNewApiKey, InvalidApiKeyError } from '../../../server/keys/new-key.ts';
+import { assertValidNewApiKey } from '../../../server/keys/new-key.ts';
 import { contract } from '../../spec/contract.ts';
 import { defined } from '../../support/defined.ts';
 import { markdownTable } from '../../support/markdown-table.ts';
@@ -105,7 +106,7 @@ describe('assertValidNewApiKey', () => {
     ['a fractional limit', { plan: 'enterprise', perMinute: 1.5, perDay: 10 }, /perMinute must be a positive integer/],
     ['an unsafe integer', { plan: 'enterprise', perMinute: 10, perDay: 2 ** 53 }, /perDay must be a positive integer/],
   ])('rejects %s', (_, key, message) => {
-    expect(() => assertValidNewApiKey(key)).toThrow(InvalidApiKeyError);
+    expect(() => assertValidNewApiKey(key)).toThrow(UsageError);
     expect(() => assertValidNewApiKey(key)).toThrow(message);
   });
 });

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { type Redis, ReplyError } from 'ioredis';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { LimiterUnavailableError } from '../../../core/limiter/limiter-error.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import { createMemoryRateLimiter } from '../../../core/limiter/memory-rate-limiter.ts';
 import type { RateDecision, RateLimiter } from '../../../core/limiter/rate-limiter.ts';
 import type { BanPolicy } from '../../../core/limiter/rate-policy.ts';
@@ -69,7 +69,7 @@ async function firstDecision(hit: () => Promise<RateDecision>, withinMs: number)
     try {
       return await hit();
     } catch (error) {
-      if (!(error instanceof LimiterUnavailableError) || performance.now() > deadline) throw error;
+      if (!(error instanceof UnavailableError) || performance.now() > deadline) throw error;
       await sleep(50);
     }
   }
@@ -238,23 +238,23 @@ describe.skipIf(!redisUp)('redis limiter: several instances on one Redis', () =>
 });
 
 describe('redis limiter: when Redis fails', () => {
-  it('rejects a hit with LimiterUnavailableError at once when Redis is down', async () => {
+  it('rejects a hit with UnavailableError at once when Redis is down', async () => {
     const redis = connectRedis(NOWHERE);
     onTestFinished(() => redis.disconnect());
     const limiter = createRedisRateLimiter({ redis, prefix: 'unused:', ban: CONTRACT_BAN, clock: fakeClock() });
 
     const { result, ms } = await timed(limiter.hit('key:1', free));
-    expect(rejectionOf(result)).toBeInstanceOf(LimiterUnavailableError);
+    expect(rejectionOf(result)).toBeInstanceOf(UnavailableError);
     expect(ms).toBeLessThan(FAST_MS);
   });
 
-  it('rejects a ping with LimiterUnavailableError naming the cause when Redis is down', async () => {
-    const limiters = openRedisLimiters(NOWHERE, { ban: CONTRACT_BAN, clock: fakeClock() });
+  it('rejects a ping with UnavailableError naming the cause when Redis is down', async () => {
+    const limiters = openRedisLimiters(NOWHERE, { ban: CONTRACT_BAN, clock: fakeClock(), prefix: 'unused:' });
     onTestFinished(() => limiters.close());
 
     const { result, ms } = await timed(limiters.ping());
     const error = rejectionOf(result);
-    expect(error).toBeInstanceOf(LimiterUnavailableError);
+    expect(error).toBeInstanceOf(UnavailableError);
     expect(error).toMatchObject({ reason: expect.stringContaining('ECONNREFUSED') });
     expect(ms).toBeLessThan(FAST_MS);
   });
@@ -264,7 +264,7 @@ describe('redis limiter: when Redis fails', () => {
     const scriptError = new ReplyError('ERR user_script:1: Script attempted to access nonexistent global variable');
 
     await expect(withRedis(() => Promise.reject(outOfMemory))).rejects.toMatchObject({
-      name: 'LimiterUnavailableError',
+      name: 'UnavailableError',
       reason: 'Redis has reached its maxmemory (OOM)',
       cause: outOfMemory,
     });
@@ -272,14 +272,14 @@ describe('redis limiter: when Redis fails', () => {
   });
 
   it.skipIf(!redisUp)(
-    'rejects a hit with LimiterUnavailableError within a second or so when Redis stops answering',
+    'rejects a hit with UnavailableError within a second or so when Redis stops answering',
     async () => {
       const { proxy, limiter } = await limiterBehindProxy();
       await limiter.hit('key:1', free);
 
       proxy.stall();
       const { result, ms } = await timed(limiter.hit('key:1', free));
-      expect(rejectionOf(result)).toBeInstanceOf(LimiterUnavailableError);
+      expect(rejectionOf(result)).toBeInstanceOf(UnavailableError);
       expect(ms).toBeLessThan(FAST_MS);
     },
   );
@@ -294,7 +294,7 @@ describe('redis limiter: when Redis fails', () => {
       for (const pauseMs of [0, 500]) {
         await sleep(pauseMs);
         const { result, ms } = await timed(limiter.hit('key:1', free));
-        expect(rejectionOf(result)).toBeInstanceOf(LimiterUnavailableError);
+        expect(rejectionOf(result)).toBeInstanceOf(UnavailableError);
         expect(ms).toBeLessThan(FAST_MS);
       }
 

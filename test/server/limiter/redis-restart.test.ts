@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { LimiterUnavailableError } from '../../../core/limiter/limiter-error.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import type { RateDecision } from '../../../core/limiter/rate-limiter.ts';
 import { connectRedis, createRedisRateLimiter } from '../../../server/limiter/redis-rate-limiter.ts';
 import { CONTRACT_BAN, fakeClock, planLimits, provokeBan } from './limiter-fixtures.ts';
@@ -69,7 +69,7 @@ async function decisionAfterRestart(hit: () => Promise<RateDecision>): Promise<R
           decision = await hit();
           return true;
         } catch (error) {
-          if (error instanceof LimiterUnavailableError) return false;
+          if (error instanceof UnavailableError) return false;
           throw error;
         }
       },

@@ -37,7 +37,7 @@ afterEach(async () => {
 async function databaseWithPets(): Promise<{ path: string; pageSize: number }> {
   const path = join(dir, 'store.db');
   const service = await openService({
-    env: { DATABASE_PATH: path },
+    storage: { engine: 'sqlite', path: path },
     logger: createLogger('silent'),
     clientAddress: () => '192.0.2.1',
   });

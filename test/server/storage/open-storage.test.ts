@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../server/process/config.ts';
-import { openStorageFromEnv } from '../../../server/storage/open.ts';
+import { UsageError } from '../../../core/errors.ts';
+import type { Environment } from '../../../node/variables.ts';
+import { readStorageConfig } from '../../../server/process/config.ts';
+import { openStorage } from '../../../server/storage/open.ts';
 import type { Storage } from '../../../server/storage/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { useTempDirs } from './temp-dir.ts';
@@ -13,8 +15,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function open(env: NodeJS.ProcessEnv): Promise<Storage> {
-  const storage = await openStorageFromEnv(env);
+async function open(env: Environment): Promise<Storage> {
+  const storage = await openStorage(readStorageConfig(env));
   cleanups.push(() => storage.close());
   return storage;
 }
@@ -22,7 +24,7 @@ async function open(env: NodeJS.ProcessEnv): Promise<Storage> {
 /** Nothing listens there: a variable refused before connecting fails with its own error, not a connection error. */
 const UNREACHABLE_URL = 'postgres://postgres:hunter2@127.0.0.1:1/animals';
 
-describe('openStorageFromEnv', () => {
+describe('openStorage as the environment configures it', () => {
   it.each([
     ['unset', undefined],
     ['empty', ''],
@@ -40,23 +42,25 @@ describe('openStorageFromEnv', () => {
     expect(storage.description).toBe(`PostgreSQL at ${hostname}:${port}${pathname}`);
     await expect(storage.ping()).resolves.toBeUndefined();
   });
+});
 
+describe('readStorageConfig', () => {
   it.each(['0', '1001', 'ten', '1.5', '-1', ' 5'])(
-    'refuses DATABASE_POOL_SIZE=%j with a ConfigError naming the variable and its range',
-    async (size) => {
-      const opening = openStorageFromEnv({ DATABASE_URL: UNREACHABLE_URL, DATABASE_POOL_SIZE: size });
-      await expect(opening).rejects.toThrow(ConfigError);
-      await expect(opening).rejects.toThrow(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000; got "${size}".`);
+    'refuses DATABASE_POOL_SIZE=%j with a UsageError naming the variable and its range',
+    (size) => {
+      const reading = () => readStorageConfig({ DATABASE_URL: UNREACHABLE_URL, DATABASE_POOL_SIZE: size });
+      expect(reading).toThrow(UsageError);
+      expect(reading).toThrow(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000; got "${size}".`);
     },
   );
 
   it.each([
     ['another scheme', 'mysql://root:hunter2@127.0.0.1/animals'],
     ['no URL at all', 'hunter2@127.0.0.1/animals'],
-  ])('refuses a DATABASE_URL with %s with a ConfigError that does not repeat it', async (_, url) => {
-    const opening = openStorageFromEnv({ DATABASE_URL: url });
-    await expect(opening).rejects.toThrow(ConfigError);
-    await expect(opening).rejects.toThrow(/^DATABASE_URL must be a PostgreSQL URL/);
-    await expect(opening).rejects.not.toThrow(/hunter2/);
+  ])('refuses a DATABASE_URL with %s with a UsageError that does not repeat it', (_, url) => {
+    const reading = () => readStorageConfig({ DATABASE_URL: url });
+    expect(reading).toThrow(UsageError);
+    expect(reading).toThrow(/^DATABASE_URL must be a PostgreSQL URL/);
+    expect(reading).not.toThrow(/hunter2/);
   });
 });

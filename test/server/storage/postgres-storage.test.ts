@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import { collectionTables, SERVICE_TABLES } from '../../../server/storage/collection-tables.ts';
 import { pageStatement } from '../../../server/storage/postgres/collections.ts';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../../server/storage/postgres/migrations.ts';
@@ -57,10 +57,10 @@ async function failureOf(work: () => Promise<unknown>): Promise<{ error: unknown
 }
 
 describe('openPostgresStorage with nothing listening at the address', () => {
-  it(`rejects with StorageUnavailableError within ${UNAVAILABLE_WITHIN_MS} ms`, async () => {
+  it(`rejects with UnavailableError within ${UNAVAILABLE_WITHIN_MS} ms`, async () => {
     const { error, ms } = await failureOf(() => openPostgresStorage('postgres://postgres@127.0.0.1:1/animals'));
-    expect(error).toBeInstanceOf(StorageUnavailableError);
-    expect((error as StorageUnavailableError).reason).toMatch(/ECONNREFUSED/);
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect((error as UnavailableError).reason).toMatch(/ECONNREFUSED/);
     expect(ms).toBeLessThan(UNAVAILABLE_WITHIN_MS);
   });
 });
@@ -221,13 +221,13 @@ describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the d
     return { proxy, storage, secret, pet };
   }
 
-  /** Opens the storage, again after each StorageUnavailableError (the test's timeout bounds the wait). */
+  /** Opens the storage, again after each UnavailableError (the test's timeout bounds the wait). */
   async function openOnceReachable(url: string, options: Parameters<typeof openPostgresStorage>[1]): Promise<Storage> {
     for (;;) {
       try {
         return await open(url, options);
       } catch (error) {
-        if (!(error instanceof StorageUnavailableError)) throw error;
+        if (!(error instanceof UnavailableError)) throw error;
       }
     }
   }
@@ -238,7 +238,7 @@ describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the d
       try {
         return await call();
       } catch (error) {
-        if (!(error instanceof StorageUnavailableError)) throw error;
+        if (!(error instanceof UnavailableError)) throw error;
       }
     }
   }
@@ -257,12 +257,12 @@ describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the d
   async function expectEveryCallUnavailable(storage: Storage, secret: string, petId: number): Promise<void> {
     for (const [name, call] of calls(storage, secret, petId)) {
       const { error, ms } = await failureOf(call);
-      expect(error, name).toBeInstanceOf(StorageUnavailableError);
+      expect(error, name).toBeInstanceOf(UnavailableError);
       expect(ms, name).toBeLessThan(UNAVAILABLE_WITHIN_MS);
     }
   }
 
-  it(`answers every call with StorageUnavailableError within ${UNAVAILABLE_WITHIN_MS} ms while PostgreSQL refuses connections, and serves again once it is back, without reopening`, async () => {
+  it(`answers every call with UnavailableError within ${UNAVAILABLE_WITHIN_MS} ms while PostgreSQL refuses connections, and serves again once it is back, without reopening`, async () => {
     const { proxy, storage, secret, pet } = await throughProxy();
     await proxy.refuse();
     await expectEveryCallUnavailable(storage, secret, pet.id);
@@ -274,7 +274,7 @@ describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL while the d
     expect((await petsIn(storage).list({ limit: 10 })).items).toEqual([pet]);
   });
 
-  it('answers every call with StorageUnavailableError within the timeouts while the network drops everything, and serves again once it carries', async () => {
+  it('answers every call with UnavailableError within the timeouts while the network drops everything, and serves again once it carries', async () => {
     const { proxy, storage, secret, pet } = await throughProxy({ connectTimeoutMs: 300, queryTimeoutMs: 300 });
     proxy.stall();
     await expectEveryCallUnavailable(storage, secret, pet.id);

@@ -112,7 +112,7 @@ describe('the service, beside another connection to its file', () => {
   it('answers each request with what the other connection committed before it: a revoked key, a new pet', async () => {
     const path = join(tempDir(), 'shared.db');
     const service = await openService({
-      env: { DATABASE_PATH: path },
+      storage: { engine: 'sqlite', path: path },
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
     });

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
 import type { CollectionStore } from '../../../core/collections/store.ts';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import type { Pet } from '../../../generated/openapi.ts';
 import { collectionTables } from '../../../server/storage/collection-tables.ts';
 import { pageQuery, sqliteCollectionStores } from '../../../server/storage/sqlite/collections.ts';
@@ -151,7 +151,7 @@ describe('SQLite collection store group commit', () => {
     expect(transactions()).toBe(2);
     for (const result of results) {
       expect(result.status).toBe('rejected');
-      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(StorageUnavailableError);
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(UnavailableError);
       expect((result as PromiseRejectedResult).reason.message).toMatch(/SQLITE_FULL/);
     }
     expect(count()).toBe(1);

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import { createLogger } from '../../../core/logger.ts';
-import { StorageUnavailableError } from '../../../core/store/storage-error.ts';
 import { openService, type Service } from '../../../server/service.ts';
 import { type Database, openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
@@ -71,7 +71,6 @@ async function startService(databasePath: string): Promise<ServiceUnderTest> {
   const db = openDatabase(databasePath);
   const service = await openService(
     {
-      env: {},
       clock,
       logger: createLogger('info', (line) => logLines.push(line)),
       clientAddress: () => '192.0.2.1',
@@ -163,7 +162,7 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
   it('fails the storage check of /readyz while a write cannot be made, and is ready again once space is freed', async () => {
     const disk = defined(mountSmallDisk(), 'a small disk mounted');
     const deployment = await openService({
-      env: { DATABASE_PATH: join(disk, 'animal-store.db') },
+      storage: { engine: 'sqlite', path: join(disk, 'animal-store.db') },
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
     });
@@ -205,7 +204,7 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
         failure = error;
       }
     }
-    expect(failure).toBeInstanceOf(StorageUnavailableError);
+    expect(failure).toBeInstanceOf(UnavailableError);
     expect(await keys.count()).toBe(created);
     expect(() => getOrCreateSecret(db, 'another-secret')).toThrow(/full/);
   });
@@ -257,7 +256,7 @@ describe('storage failures injected into a database', () => {
   /** The service, with a key store whose lookups throw `failure`. */
   async function serviceWhoseKeyLookupFails(failure: Error) {
     const { app, storage, close } = await openService({
-      env: { DATABASE_PATH: ':memory:' },
+      storage: { engine: 'sqlite', path: ':memory:' },
       clock: new FakeClock(),
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
@@ -277,7 +276,7 @@ describe('storage failures injected into a database', () => {
 
   it('answers 503 with rate-limit headers when the key cannot be looked up, counting it against nothing', async () => {
     const service = await serviceWhoseKeyLookupFails(
-      new StorageUnavailableError('the database file cannot be opened (SQLITE_CANTOPEN)'),
+      new UnavailableError('storage', 'the database file cannot be opened (SQLITE_CANTOPEN)'),
     );
     // More than the key-less plan allows in a minute, and than the ban tolerates once limited.
     for (let request = 0; request < 80; request++) {

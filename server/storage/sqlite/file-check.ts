@@ -1,39 +1,11 @@
-// What `npm start` checks before it serves, so that a setting that cannot work stops it with one
-// line saying what to change, before anything is created, printed or served.
+// What `npm start` checks of the SQLite file before the service opens (and would create or
+// migrate) it, so that a file that cannot work stops the start with one line saying what to
+// change, before anything is created, printed or served.
 import { accessSync, constants, type Stats, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { integrityProblems } from '../storage/sqlite/integrity.ts';
-
-/** A start-up failure the operator can fix; its message is one line that says how. */
-export class StartupError extends Error {
-  override readonly name = 'StartupError';
-}
-
-/** Why the server could not listen, as a StartupError when HOST or PORT is the cause. */
-export function listenFailure(error: unknown, host: string, port: number): unknown {
-  switch ((error as NodeJS.ErrnoException).code) {
-    case 'EADDRINUSE':
-      return new StartupError(
-        `Port ${port} on ${host} is already in use; stop the program that uses it, or set PORT to a free port.`,
-      );
-    case 'EACCES':
-      return new StartupError(`This user may not listen on port ${port}; set PORT to a port above 1023.`);
-    case 'EADDRNOTAVAIL':
-      return new StartupError(
-        `HOST ${host} is not an address of this machine; set HOST to one of its addresses, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
-      );
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-    case 'EAI_FAIL':
-    case 'EAI_NONAME':
-      return new StartupError(
-        `HOST ${host} does not resolve to an address; set HOST to an IP address or a name this machine resolves, such as 127.0.0.1.`,
-      );
-    default:
-      return error;
-  }
-}
+import { PreconditionError } from '../../../core/errors.ts';
+import { integrityProblems } from './integrity.ts';
 
 /**
  * Checks the file DATABASE_PATH names before the service opens (and would create or migrate) it:
@@ -43,7 +15,7 @@ export function listenFailure(error: unknown, host: string, port: number): unkno
 export function checkDatabaseFile(path: string): void {
   const existing = statIfExists(path);
   if (existing?.isDirectory()) {
-    throw new StartupError(
+    throw new PreconditionError(
       `DATABASE_PATH ${path} is a folder; set DATABASE_PATH to a file, such as ${join(path, 'animal-store.db')}.`,
     );
   }
@@ -51,7 +23,7 @@ export function checkDatabaseFile(path: string): void {
   const folder = nearestExistingFolder(dirname(resolve(path)));
   for (const target of existing ? [folder, path] : [folder]) {
     if (!writable(target)) {
-      throw new StartupError(
+      throw new PreconditionError(
         `This user may not write to ${target}, which the database ${path} needs; grant write access, or set DATABASE_PATH to a file in a writable folder.`,
       );
     }
@@ -79,7 +51,7 @@ function checkIntegrity(path: string): void {
     .filter((line) => line.trim() !== '' && !line.startsWith('***'));
   if (findings.length === 0) return;
   const summary = findings.length === 1 ? findings[0] : `${findings[0]}, and ${findings.length - 1} more`;
-  throw new StartupError(
+  throw new PreconditionError(
     `The database ${path} is damaged (SQLite reports: ${summary}); to restore a backup made with \`npm run db:backup -- <file>\`, ` +
       `copy it over ${path} and delete ${path}-wal and ${path}-shm if present, then start again; or set DATABASE_PATH to another database file.`,
   );
@@ -92,7 +64,7 @@ function statIfExists(path: string): Stats | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     if (code === 'EACCES')
-      throw new StartupError(
+      throw new PreconditionError(
         `This user may not look into the folders of ${path}; grant access, or set DATABASE_PATH to a file in a folder it may write to.`,
       );
     throw error;
