@@ -9,6 +9,7 @@ import type { Clock } from './clock.ts';
 import type { RouteHandler } from './collections/handlers.ts';
 import { ApiError, validationFailed } from './errors.ts';
 import { type AppContext, type AppEnv, type NotImplemented, notImplemented } from './http-types.ts';
+import { idempotencyKeys, type Sha256 } from './idempotency/keys.ts';
 import type { IdempotencyStore } from './idempotency/store.ts';
 import { readJsonBody } from './json-body.ts';
 import type { KeyLookup } from './keys/key-store.ts';
@@ -19,7 +20,6 @@ import { limitBodySize } from './middleware/body-size-limit.ts';
 import { type CorsExtras, type CorsOrigins, contractCors } from './middleware/cors.ts';
 import { deprecationHeaders } from './middleware/deprecation-headers.ts';
 import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
-import { idempotentCreate, type Sha256 } from './middleware/idempotent-create.ts';
 import { identifyCaller } from './middleware/identify-caller.ts';
 import { requireJsonContentType } from './middleware/json-content-type.ts';
 import { allowOnly, answerMethodNotAllowed } from './middleware/method-not-allowed.ts';
@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
       ...(rule
         ? [
-            idempotentCreate(operation, rule, {
+            idempotencyKeys(operation, rule, {
               store: deps.idempotency?.store,
               sha256: deps.idempotency?.sha256,
               clock: deps.clock,

@@ -7,9 +7,9 @@ import type { Contract } from '../../contract/contract.ts';
 import type { RequestInput } from '../../contract/request-validator.ts';
 import { ApiError } from '../errors.ts';
 import type { AppContext } from '../http-types.ts';
-import { inProgress, replay } from '../middleware/idempotent-create.ts';
+import { createOnce } from '../idempotency/create-once.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
-import type { CollectionStore, CollectionStores, FilterValue, Item } from './store.ts';
+import type { CollectionStore, CollectionStores, FilterValue } from './store.ts';
 
 /**
  * A handler as the app calls it: with the request's validated input, which the generated types
@@ -74,30 +74,12 @@ function listItems(collection: Collection, store: CollectionStore, cursors: Curs
 
 function createItem(collection: Collection, store: CollectionStore): InputHandler {
   const location = collection.create?.responses['201']?.headers.Location !== undefined;
-  const locationOf = (item: Item) => (location ? `${collection.servedPath}/${item.id}` : undefined);
-  return async (c, { body }) => {
-    const fields = newItemFields(collection, body as Record<string, unknown>);
-    const claim = c.get('idempotency');
-    if (!claim) {
-      const item = await store.create(fields);
-      return created(c, item, locationOf(item));
-    }
-    // The answer is recorded as it is sent, so a replay is byte for byte the same.
-    const outcome = await store.createOnce(fields, claim, (item) => ({
-      fingerprint: claim.fingerprint,
+  return async (c, { body }) =>
+    createOnce(c, store, newItemFields(collection, body as Record<string, unknown>), (item) => ({
       status: 201,
-      body: JSON.stringify(item),
-      location: locationOf(item),
+      body: item,
+      location: location ? `${collection.servedPath}/${item.id}` : undefined,
     }));
-    if ('inProgress' in outcome) throw inProgress();
-    if ('kept' in outcome) return replay(c, outcome.kept, claim);
-    return created(c, outcome.created, locationOf(outcome.created));
-  };
-}
-
-function created(c: AppContext, item: Item, location: string | undefined): Response {
-  if (location !== undefined) c.header('Location', location);
-  return c.json(item, 201);
 }
 
 function fetchItem(collection: Collection, store: CollectionStore): InputHandler {

@@ -1,6 +1,6 @@
 // What a collection's storage does, whatever the engine: SQLite and PostgreSQL for the service,
 // process memory for the mocks. Items are plain JSON objects shaped by the contract's item schema.
-import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../idempotency/store.ts';
+import type { CreatesOnce } from '../idempotency/store.ts';
 
 /** A stored item: its fields as the contract names them, and the `id` the store gave it. */
 export type Item = { id: number } & Record<string, unknown>;
@@ -23,22 +23,12 @@ export interface Page<T extends Item = Item> {
   hasMore: boolean;
 }
 
-/** A collection's items; `T` is their type where the caller knows it (`CollectionStore<Pet>`). */
-export interface CollectionStore<T extends Item = Item> {
-  /**
-   * Stores an item durably before resolving, and returns it with its new id: starting at 1,
-   * increasing, never handed out twice. `fields` holds every field the item stores.
-   */
-  create(fields: Omit<T, 'id'>): Promise<T>;
-  /**
-   * Creates the item unless an unexpired answer is kept under the claim's key, and records
-   * `answerOf(item)` under it in the same commit as the item: a retry finds both or neither.
-   */
-  createOnce(
-    fields: Omit<T, 'id'>,
-    claim: IdempotencyClaim,
-    answerOf: (item: T) => KeptAnswer,
-  ): Promise<CreateOnceOutcome<T>>;
+/**
+ * A collection's items; `T` is their type where the caller knows it (`CollectionStore<Pet>`). A
+ * create stores the item durably before resolving, with its new id: starting at 1, increasing,
+ * never handed out twice; `fields` holds every field the item stores.
+ */
+export interface CollectionStore<T extends Item = Item> extends CreatesOnce<T> {
   get(id: number): Promise<T | undefined>;
   list(query: PageQuery): Promise<Page<T>>;
 }

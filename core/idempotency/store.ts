@@ -33,6 +33,21 @@ export interface IdempotencyClaim {
  */
 export type CreateOnceOutcome<T> = { created: T } | { kept: KeptAnswer } | { inProgress: true };
 
+/** A store whose creates can record their answer under a claim, in the same commit as the item. */
+export interface CreatesOnce<T> {
+  /** Stores an item durably before resolving, and returns it with its new id. */
+  create(fields: Omit<T, 'id'>): Promise<T>;
+  /**
+   * Creates the item unless an unexpired answer is kept under the claim's key, and records
+   * `answerOf(item)` under it in the same commit as the item: a retry finds both or neither.
+   */
+  createOnce(
+    fields: Omit<T, 'id'>,
+    claim: IdempotencyClaim,
+    answerOf: (item: T) => KeptAnswer,
+  ): Promise<CreateOnceOutcome<T>>;
+}
+
 export interface IdempotencyStore {
   /** The unexpired answer kept under the claim's scope and key. */
   find(claim: IdempotencyClaim): Promise<KeptAnswer | undefined>;

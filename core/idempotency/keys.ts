@@ -7,11 +7,9 @@ import {
 } from '../../contract/idempotency.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
-import type { AppContext, AppEnv } from '../http-types.ts';
-import type { IdempotencyClaim, IdempotencyStore, KeptAnswer } from '../idempotency/store.ts';
-
-/** Seconds a repeat that arrives while its key is being answered waits before trying again. */
-const IN_PROGRESS_RETRY_SECONDS = 1;
+import type { AppEnv } from '../http-types.ts';
+import { inProgress, replay } from './answers.ts';
+import type { IdempotencyClaim, IdempotencyStore, KeptAnswer } from './store.ts';
 
 /** SHA-256, given by the app's assembler: synchronous `node:crypto` on the server, a library in browsers. */
 export type Sha256 = (message: Uint8Array) => Uint8Array;
@@ -29,7 +27,7 @@ export interface IdempotentCreateDeps {
  * Keys being answered by this process are refused at once (409); another instance's are found by
  * the store. A 4xx answer is kept too, outside the create's commit; a 5xx is not.
  */
-export function idempotentCreate(
+export function idempotencyKeys(
   operation: ContractOperation,
   rule: IdempotencyRule,
   { store, clock, sha256 }: IdempotentCreateDeps,
@@ -75,30 +73,6 @@ export function idempotentCreate(
       answering.delete(local);
     }
   };
-}
-
-/** The kept answer, marked replayed; a 422 when the repeat is of another request. */
-export function replay(c: AppContext, kept: KeptAnswer, claim: IdempotencyClaim): Response {
-  if (kept.fingerprint !== claim.fingerprint) {
-    throw new ApiError(
-      422,
-      'idempotency_key_reused',
-      `This ${IDEMPOTENCY_KEY_HEADER} was used with a different request body or operation; send a new key for a new create.`,
-    );
-  }
-  c.header('Content-Type', 'application/json');
-  if (kept.location !== undefined) c.header('Location', kept.location);
-  c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-  return c.body(kept.body, kept.status as 200);
-}
-
-export function inProgress(): ApiError {
-  return new ApiError(
-    409,
-    'idempotency_key_in_progress',
-    `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being answered; retry after Retry-After seconds.`,
-    { 'Retry-After': String(IN_PROGRESS_RETRY_SECONDS) },
-  );
 }
 
 function replayed(response: Response): boolean {
