@@ -17,6 +17,25 @@ export function readArguments<const Options extends NonNullable<ParseArgsConfig[
 }
 
 /**
+ * The command `parse` reads from `argv`; for a UsageError, the message and the usage on `stderr`
+ * instead, and undefined: the command then ends with exit code 2.
+ */
+export function parseCommandLine<Command>(
+  argv: readonly string[],
+  parse: (argv: readonly string[]) => Command,
+  usage: string,
+  stderr: { write(text: string): unknown },
+): Command | undefined {
+  try {
+    return parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    stderr.write(`Error: ${error.message}\n\n${usage}`);
+    return undefined;
+  }
+}
+
+/**
  * Ends the process for `error`: a UsageError with exit code 2, a PreconditionError or an
  * UnavailableError (PostgreSQL or Redis cannot be reached) with 1, each as its message on one line
  * (after `label`, when given); anything else, a fault of the program, as its stack with exit code 1.

@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../core/keys/key-store.ts';
 import { isPlan, limitsFor, PER_KEY_PLANS, PLANS } from '../../core/keys/plans.ts';
-import { readArguments } from '../../node/command-line.ts';
+import { parseCommandLine, readArguments } from '../../node/command-line.ts';
 import { assertValidNewApiKey } from '../keys/new-key.ts';
 import type { StorageConfig } from '../process/config.ts';
 import { openStorage } from '../storage/open.ts';
@@ -53,14 +53,8 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /** Runs the keys tool on `argv` (the arguments after the script) and returns the exit code. */
 export async function runKeysCommand(argv: readonly string[], context: KeysCommandContext): Promise<number> {
-  let command: Command;
-  try {
-    command = parseCommand(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    context.stderr.write(`Error: ${error.message}\n\n${USAGE}`);
-    return 2;
-  }
+  const command = parseCommandLine(argv, parseCommand, USAGE, context.stderr);
+  if (command === undefined) return 2;
   if (command.name === 'help') {
     context.stdout.write(USAGE);
     return 0;

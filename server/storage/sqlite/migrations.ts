@@ -10,6 +10,28 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * SQLite cannot drop a CHECK: the table is made anew under the definition given (its columns'
+ * and constraints' text), its rows copied over with their ids, and the highest id it ever gave
+ * kept in `sqlite_sequence`, so that AUTOINCREMENT never hands out an id twice.
+ */
+function rebuiltTable(table: string, definition: string, columns: readonly string[]): string {
+  const rebuilt = `${table}_rebuilt`;
+  const list = columns.join(', ');
+  return `
+      CREATE TABLE ${rebuilt} (
+        ${definition}
+      ) STRICT;
+      INSERT INTO ${rebuilt} (${list}) SELECT ${list} FROM ${table};
+      INSERT INTO sqlite_sequence (name, seq)
+        SELECT '${rebuilt}', seq FROM sqlite_sequence WHERE name = '${table}'
+          AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '${rebuilt}');
+      UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = '${table}'))
+        WHERE name = '${rebuilt}';
+      DROP TABLE ${table};
+      ALTER TABLE ${rebuilt} RENAME TO ${table};`;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -50,20 +72,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // (the request validator), so that widening an enum or a range needs no migration. The pets
     // table is rebuilt without its status CHECK, keeping every id and the highest id ever given.
     sql: `
-      CREATE TABLE pets_rebuilt (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
+      ${rebuiltTable(
+        'pets',
+        `id INTEGER PRIMARY KEY AUTOINCREMENT,
         name TEXT NOT NULL,
         category_id INTEGER NOT NULL,
-        status TEXT NOT NULL
-      ) STRICT;
-      INSERT INTO pets_rebuilt (id, name, category_id, status) SELECT id, name, category_id, status FROM pets;
-      INSERT INTO sqlite_sequence (name, seq)
-        SELECT 'pets_rebuilt', seq FROM sqlite_sequence WHERE name = 'pets'
-          AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'pets_rebuilt');
-      UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'pets'))
-        WHERE name = 'pets_rebuilt';
-      DROP TABLE pets;
-      ALTER TABLE pets_rebuilt RENAME TO pets;
+        status TEXT NOT NULL`,
+        ['id', 'name', 'category_id', 'status'],
+      )}
       CREATE INDEX pets_status_id ON pets (status, id);
     `,
   },
@@ -100,9 +116,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // Plans are the contract's (`x-rate-limits`), checked when a key is created: the table is
     // rebuilt without the plan list and the rule tying limits to one plan, as the second step did
     // for the status enum, keeping every id and the highest id ever given.
-    sql: `
-      CREATE TABLE api_keys_rebuilt (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sql: rebuiltTable(
+      'api_keys',
+      `id INTEGER PRIMARY KEY AUTOINCREMENT,
         label TEXT,
         plan TEXT NOT NULL,
         per_minute INTEGER CHECK (per_minute > 0),
@@ -113,20 +129,21 @@ export const MIGRATIONS: readonly Migration[] = [
         expires_at TEXT,
         last_used_at TEXT,
         lineage_id INTEGER,
-        CHECK ((per_minute IS NULL) = (per_day IS NULL))
-      ) STRICT;
-      INSERT INTO api_keys_rebuilt
-        (id, label, plan, per_minute, per_day, key_hash, created_at, revoked_at, expires_at, last_used_at, lineage_id)
-        SELECT id, label, plan, per_minute, per_day, key_hash, created_at, revoked_at, expires_at, last_used_at, lineage_id
-        FROM api_keys;
-      INSERT INTO sqlite_sequence (name, seq)
-        SELECT 'api_keys_rebuilt', seq FROM sqlite_sequence WHERE name = 'api_keys'
-          AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'api_keys_rebuilt');
-      UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'api_keys'))
-        WHERE name = 'api_keys_rebuilt';
-      DROP TABLE api_keys;
-      ALTER TABLE api_keys_rebuilt RENAME TO api_keys;
-    `,
+        CHECK ((per_minute IS NULL) = (per_day IS NULL))`,
+      [
+        'id',
+        'label',
+        'plan',
+        'per_minute',
+        'per_day',
+        'key_hash',
+        'created_at',
+        'revoked_at',
+        'expires_at',
+        'last_used_at',
+        'lineage_id',
+      ],
+    ),
   },
 ];
 

@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PreconditionError, UnavailableError, UsageError } from '../../../core/errors.ts';
-import { readArguments } from '../../../node/command-line.ts';
+import { parseCommandLine, readArguments } from '../../../node/command-line.ts';
 import { isPostgresUrl } from '../../storage/postgres/connection.ts';
 import type { Database } from '../../storage/sqlite/database.ts';
 import { integrityProblems } from '../../storage/sqlite/integrity.ts';
@@ -57,14 +57,8 @@ type Command =
 
 /** Runs the database tool on `argv` (the arguments after the script) and returns the exit code. */
 export async function runDatabaseCommand(argv: readonly string[], context: DatabaseCommandContext): Promise<number> {
-  let command: Command;
-  try {
-    command = parseCommand(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    context.stderr.write(`Error: ${error.message}\n\n${USAGE}`);
-    return 2;
-  }
+  const command = parseCommandLine(argv, parseCommand, USAGE, context.stderr);
+  if (command === undefined) return 2;
   try {
     switch (command.name) {
       case 'help':
