@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const jsonReport = process.env.VITEST_JSON_REPORT;
 
 /** The contract suite, written once and run against each target below. */
-export const contractSuite = 'test/contract/suite/**/*.test.ts';
+export const contractSuite = 'test/conformance/suite/**/*.test.ts';
 
 /**
  * One project per target of the contract suite; its globalSetup starts the target and provides
@@ -18,7 +18,7 @@ function contractTarget(name: 'server' | 'proxy' | 'mock' | 'msw', extraInclude:
     test: {
       name,
       include: [contractSuite, ...extraInclude],
-      globalSetup: [`test/contract/targets/${name}.ts`],
+      globalSetup: [`test/conformance/targets/${name}.ts`],
       testTimeout: 30_000,
     },
   };
@@ -48,10 +48,10 @@ export default defineConfig({
         test: {
           name: 'default',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/contract/**'],
+          exclude: [...configDefaults.exclude, 'test/conformance/**'],
         },
       },
-      contractTarget('server', ['test/contract/properties/**/*.test.ts', 'test/contract/*.test.ts']),
+      contractTarget('server', ['test/conformance/properties/**/*.test.ts', 'test/conformance/*.test.ts']),
       contractTarget('proxy'),
       contractTarget('mock'),
       contractTarget('msw'),

@@ -2,7 +2,7 @@
 // `curl` command and a call with the typed client `@animal-store/client`, as Redoc shows them
 // from `x-codeSamples`. Each sends the operation's required parameters and its request body at
 // their first example, to the first server (at its variables' defaults), with the key the
-// operation's security asks for; `test/docs/code-samples.test.ts` compiles and runs them. The
+// operation's security asks for; `test/scripts/docs/code-samples.test.ts` compiles and runs them. The
 // operation that fetches one item of a collection asks for the item its own success example
 // shows, which the mocks serve (a parameter's example may name an item no example shows).
 

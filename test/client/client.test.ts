@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createAnimalStoreClient } from '../../client/index.ts';
+import { BASE_URL, clientOfTestApp } from '../support/client.ts';
 import { defined } from '../support/defined.ts';
-import { BASE_URL, clientOfTestApp } from './client-support.ts';
 
 async function testClient() {
   const t = await clientOfTestApp();

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createAnimalStoreClient, type DeprecationNotice } from '../../client/index.ts';
-import { addPets, BASE_URL, clientOfTestApp, collect } from './client-support.ts';
+import { addPets, BASE_URL, clientOfTestApp } from '../support/client.ts';
+import { collect } from '../support/collect.ts';
 
 const GET_PET_NOTICE: DeprecationNotice = {
   operation: 'GET /pets/{petId}',

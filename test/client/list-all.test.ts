@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnimalStoreError, createAnimalStoreClient, type Order, type Pet } from '../../client/index.ts';
-import {
-  addPets,
-  type ClientOfTestApp,
-  clientOfTestApp,
-  collect,
-  jsonResponse,
-  pet,
-  scriptedFetch,
-} from './client-support.ts';
+import { addPets, type ClientOfTestApp, clientOfTestApp, jsonResponse, pet, scriptedFetch } from '../support/client.ts';
+import { collect } from '../support/collect.ts';
 
 /** 55 pets, statuses cycling available, pending, sold: more than five pages of 10. */
 let t: ClientOfTestApp;

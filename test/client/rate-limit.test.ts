@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { rateLimit } from '../../client/index.ts';
-import { clientOfTestApp } from './client-support.ts';
+import { clientOfTestApp } from '../support/client.ts';
 
 async function freePlanClient() {
   // One attempt, so a 429 comes back as it is instead of being waited out.

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createAnimalStoreClient, type RetryOptions } from '../../client/index.ts';
 import { retryingFetch } from '../../client/retrying-fetch.ts';
-import { defined } from '../support/defined.ts';
-import { createTestApp } from '../support/test-app.ts';
 import {
   BASE_URL,
   clientOfTestApp,
@@ -11,7 +9,9 @@ import {
   recordingSleep,
   scriptedFetch,
   tooManyRequests,
-} from './client-support.ts';
+} from '../support/client.ts';
+import { defined } from '../support/defined.ts';
+import { createTestApp } from '../support/test-app.ts';
 
 function scriptedClient(script: Array<Response | Error>, retry: Omit<RetryOptions, 'sleep'> = {}) {
   const { fetch, sent } = scriptedFetch(...script);

@@ -2,13 +2,12 @@
 // consumer runs them against a deployment: against the server and against the stateful mock.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningStatefulMock, startStatefulMock } from '../../mock/node/stateful-server.ts';
-import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
+import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
+import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const FLOWS = join(root, 'openapi/flows/animal-store.arazzo.yaml');
+const FLOWS = join(REPOSITORY_ROOT, 'openapi/flows/animal-store.arazzo.yaml');
 /** The flow that uses up a free key's window: it needs a target that enforces the free plan. */
 const FREE_KEY_FLOW = 'freeKeyPastItsLimit';
 
@@ -22,7 +21,7 @@ function respect(baseUrl: string, inputs: Record<string, string>, selection: str
   for (const [name, value] of Object.entries(inputs)) args.push('--input', `${name}=${value}`);
   return new Promise((resolve) => {
     execFile(
-      join(root, 'node_modules/.bin/redocly'),
+      join(REPOSITORY_ROOT, 'node_modules/.bin/redocly'),
       args,
       { env: { ...process.env, NO_COLOR: '1', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),

@@ -4,14 +4,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = (name: string) => join(root, 'node_modules/.bin', name);
-const contractFile = join(root, 'generated/openapi.json');
+const bin = (name: string) => join(REPOSITORY_ROOT, 'node_modules/.bin', name);
+const contractFile = join(REPOSITORY_ROOT, 'generated/openapi.json');
 const run = promisify(execFile);
 
 interface SafeParser {
@@ -91,7 +90,7 @@ async function serverAccepts(name: string): Promise<boolean> {
 beforeAll(async () => {
   app = await createTestApp();
   // Inside the project, so that the generated modules import the project's pinned zod.
-  workDir = await mkdtemp(join(root, 'node_modules/.cache-interop-'));
+  workDir = await mkdtemp(join(REPOSITORY_ROOT, 'node_modules/.cache-interop-'));
   await Promise.all([
     run(bin('openapi-ts'), ['-i', contractFile, '-o', join(workDir, 'hey-api'), '-p', 'zod']),
     run(bin('orval'), ['--input', contractFile, '--output', join(workDir, 'orval/api.ts'), '--client', 'zod']),

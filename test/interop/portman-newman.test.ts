@@ -5,14 +5,13 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/contract.ts';
-import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
+import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
+import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const bin = (name: string) => join(REPOSITORY_ROOT, 'node_modules/.bin', name);
 const run = promisify(execFile);
 
 interface NewmanReport {
@@ -44,13 +43,13 @@ describe('the Portman collection of the contract, run by newman', { timeout: 120
       bin('portman'),
       [
         '--local',
-        join(root, 'generated/openapi.json'),
+        join(REPOSITORY_ROOT, 'generated/openapi.json'),
         '--output',
         collection,
         '--baseUrl',
         `${server.origin}/v1`,
         '--portmanConfigFile',
-        join(root, 'test/interop/portman-config.json'),
+        join(REPOSITORY_ROOT, 'test/interop/portman-config.json'),
       ],
       { cwd: workDir },
     ); // Portman keeps its working files under ./tmp.

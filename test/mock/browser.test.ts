@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
-import { examplePets } from './support.ts';
+import { examplePets } from '../support/mock.ts';
 
 const withChromium = chromiumInstalled('test/mock/browser.test.ts');
 

@@ -7,8 +7,8 @@ import { loadContract } from '../../contract/contract.ts';
 import type { Pet } from '../../generated/openapi.ts';
 import { prismAnswers } from '../../mock/node/prism-answers.ts';
 import { DEFAULT_DYNAMIC_PETS, type RunningMock, startMock } from '../../mock/node/server.ts';
-import { validatorFor } from '../spec/schema-validator.ts';
-import { AUTHORIZED, exampleValue } from './support.ts';
+import { AUTHORIZED, exampleValue } from '../support/mock.ts';
+import { validatorFor } from '../support/schema-validator.ts';
 
 const schemas = loadContract().document.components?.schemas ?? {};
 const petSchema = schemas.Pet as object;

@@ -13,7 +13,7 @@ import { FAULTS, type Fault } from '../../mock/app/scenarios.ts';
 import { loadScenarios, SCENARIOS_FILE } from '../../mock/node/scenarios-file.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { defined } from '../support/defined.ts';
-import { AUTHORIZED, exampleValue, expectContractError, headerExample } from './support.ts';
+import { AUTHORIZED, exampleValue, expectContractError, headerExample } from '../support/mock.ts';
 
 /** Node's timers may fire a millisecond early against performance.now(). */
 const TIMER_SLACK_MS = 2;

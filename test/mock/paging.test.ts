@@ -7,7 +7,8 @@ import { createAnimalStoreClient, findLink, type PagedQuery } from '../../client
 import type { Pet } from '../../generated/openapi.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { startStatefulMock } from '../../mock/node/stateful-server.ts';
-import { AUTHORIZED, examplePets, expectContractError, seededPets } from './support.ts';
+import { collect } from '../support/collect.ts';
+import { AUTHORIZED, examplePets, expectContractError, seededPets } from '../support/mock.ts';
 
 /** The page size `GET /pets` uses when the query sets none (the contract's `limit` default). */
 const DEFAULT_LIMIT = 20;
@@ -191,14 +192,3 @@ describe.each(mocks.map((mock) => [mock.name, mock.start] as const))(
     });
   },
 );
-
-/** The generator's items; fails once it yields more than `most`, as a pager that never ends would. */
-async function collect<T>(items: AsyncIterable<T>, most: number): Promise<T[]> {
-  const collected: T[] = [];
-  for await (const item of items) {
-    collected.push(item);
-    if (collected.length > most)
-      throw new Error(`Still yielding after ${most} items: ${JSON.stringify(collected.slice(-3))}`);
-  }
-  return collected;
-}

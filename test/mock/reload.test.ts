@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningStaticMock, startMock } from '../../mock/node/server.ts';
-import { createWorkspace, type Workspace } from '../pipeline/workspace.ts';
-import { AUTHORIZED } from './support.ts';
+import { AUTHORIZED } from '../support/mock.ts';
+import { createWorkspace, type Workspace } from '../support/workspace.ts';
 
 const EXAMPLE = 'openapi/components/examples/PetsFirstPage.yaml';
 

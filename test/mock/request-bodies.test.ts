@@ -6,8 +6,8 @@ import { loadContract } from '../../contract/contract.ts';
 import { payloadTooLargeMessage } from '../../core/middleware/body-size-limit.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { HTTP_LIMITS } from '../../node/http/create-server.ts';
-import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
-import { AUTHORIZED, expectContractError } from './support.ts';
+import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
+import { AUTHORIZED, expectContractError } from '../support/mock.ts';
 
 /** The largest body the contract lets any operation take, and the 413's message for one over it. */
 const MAX_BODY_BYTES = loadContract().largestBodyBytes;

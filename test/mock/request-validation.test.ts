@@ -2,8 +2,8 @@
 // so an invalid request gets the same status and the same Error body from both, to the word.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
-import { type RealServer, startRealServer } from '../contract/support/real-server.ts';
-import { AUTHORIZED } from './support.ts';
+import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
+import { AUTHORIZED } from '../support/mock.ts';
 
 interface InvalidRequest {
   method?: string;

@@ -11,9 +11,15 @@ import { SCENARIO_COOKIE, SCENARIO_PARAMETER } from '../../mock/app/request-choi
 import { loadScenarios } from '../../mock/node/scenarios-file.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/node/stateful-server.ts';
-import { accepts } from '../spec/schema-validator.ts';
 import { defined } from '../support/defined.ts';
-import { AUTHORIZED, contract as contractDocument, exampleValue, expectContractError, seededPets } from './support.ts';
+import {
+  AUTHORIZED,
+  contract as contractDocument,
+  exampleValue,
+  expectContractError,
+  seededPets,
+} from '../support/mock.ts';
+import { accepts } from '../support/schema-validator.ts';
 
 const contract = loadContract();
 const scenarios = loadScenarios(contract);

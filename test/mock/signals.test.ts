@@ -7,13 +7,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STATEFUL_MOCK_KEY } from '../../mock/node/stateful-server.ts';
-
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 
 /** The commands of `npm run mock` and `npm run mock:stateful` (package.json), for running them without npm in between. */
 const COMMANDS = {
@@ -48,7 +45,7 @@ async function startCommand(command: Command, underNpm: boolean): Promise<Runnin
     ? ['npm', ['run', '--silent', command]]
     : [process.execPath, [...COMMANDS[command].args]];
   const child = spawn(program, args, {
-    cwd: REPO_ROOT,
+    cwd: REPOSITORY_ROOT,
     env: { ...process.env, MOCK_PORT: '0', CORS_ORIGINS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,8 +6,9 @@ import { createAnimalStoreClient } from '../../client/index.ts';
 import type { Pet } from '../../generated/openapi.ts';
 import { readMockConfig } from '../../mock/node/config.ts';
 import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/node/stateful-server.ts';
+import { collect } from '../support/collect.ts';
+import { exampleValue, expectContractError, RATE_LIMIT_HEADERS, seededPets } from '../support/mock.ts';
 import { converse, requestHead } from '../support/raw-http.ts';
-import { exampleValue, expectContractError, RATE_LIMIT_HEADERS, seededPets } from './support.ts';
 
 const PREFLIGHT = {
   'Access-Control-Request-Method': 'POST',
@@ -25,15 +26,6 @@ function requester(mock: () => RunningStatefulMock) {
         ...(init.headers as Record<string, string>),
       },
     });
-}
-
-async function collect<T>(items: AsyncIterable<T>, most: number): Promise<T[]> {
-  const collected: T[] = [];
-  for await (const item of items) {
-    collected.push(item);
-    if (collected.length > most) throw new Error(`Still yielding after ${most} items.`);
-  }
-  return collected;
 }
 
 describe('startStatefulMock', { timeout: 30_000 }, () => {

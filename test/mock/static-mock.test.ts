@@ -3,8 +3,8 @@ import { loadContract } from '../../contract/contract.ts';
 import { fixedLimits, rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { MOCK_PLAN } from '../../mock/app/access.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
-import { responses } from '../spec/contract.ts';
-import { AUTHORIZED, examplePets, exampleValue, expectContractError, headerExample } from './support.ts';
+import { responses } from '../support/contract-document.ts';
+import { AUTHORIZED, examplePets, exampleValue, expectContractError, headerExample } from '../support/mock.ts';
 
 /** The windows the mock's rate-limit headers count down. */
 function mockPlanLimits() {

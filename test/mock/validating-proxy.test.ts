@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../mock/node/server.ts';
 import { proxyViolations, startValidatingProxy } from '../../mock/node/validating-proxy.ts';
 import { defined } from '../support/defined.ts';
+import { exampleValue, headerExample, RATE_LIMIT_HEADERS } from '../support/mock.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
-import { exampleValue, headerExample, RATE_LIMIT_HEADERS } from './support.ts';
 
 interface Received {
   method: string;

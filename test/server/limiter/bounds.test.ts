@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, SWEEP_INTERVAL_MS } from '../../../core/limiter/memory-rate-limiter.ts';
-import { CONTRACT_BAN, DAY, fakeClock, hitTimes, MINUTE, planLimits, provokeBan, T0 } from './limiter-fixtures.ts';
+import {
+  CONTRACT_BAN,
+  DAY,
+  fakeClock,
+  hitTimes,
+  MINUTE,
+  planLimits,
+  provokeBan,
+  T0,
+} from '../../support/limiter-fixtures.ts';
 
 const free = planLimits('free');
 

@@ -11,7 +11,6 @@ import { withRedis } from '../../../server/limiter/redis-errors.ts';
 import { connectRedis, createRedisRateLimiter, openRedisLimiters } from '../../../server/limiter/redis-rate-limiter.ts';
 import { REDIS_TEST_URL, redisReachable, redisTestPrefix } from '../../../support/backing-services.ts';
 import type { FakeClock } from '../../support/fake-clock.ts';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 import {
   CONTRACT_BAN,
   countOutcomes,
@@ -23,8 +22,9 @@ import {
   provokeBan,
   SECOND,
   T0,
-} from './limiter-fixtures.ts';
-import { keysUnder, openTestRedis } from './redis-fixtures.ts';
+} from '../../support/limiter-fixtures.ts';
+import { keysUnder, openTestRedis } from '../../support/redis-fixtures.ts';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 
 const free = planLimits('free');
 const redisUp = await redisReachable();

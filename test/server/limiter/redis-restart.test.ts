@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { UnavailableError } from '../../../core/errors.ts';
 import type { RateDecision } from '../../../core/limiter/rate-limiter.ts';
 import { connectRedis, createRedisRateLimiter } from '../../../server/limiter/redis-rate-limiter.ts';
-import { CONTRACT_BAN, fakeClock, planLimits, provokeBan } from './limiter-fixtures.ts';
+import { CONTRACT_BAN, fakeClock, planLimits, provokeBan } from '../../support/limiter-fixtures.ts';
 
 const installed = !spawnSync('redis-server', ['--version']).error;
 const free = planLimits('free');

@@ -10,8 +10,8 @@ import {
   SECOND,
   T0,
   unixSecondsUp,
-} from './limiter-fixtures.ts';
-import { LIMITER_KINDS } from './limiter-kinds.ts';
+} from '../../support/limiter-fixtures.ts';
+import { LIMITER_KINDS } from '../../support/limiter-kinds.ts';
 
 const PLANS: Array<[string, WindowLimits]> = [
   ['free', planLimits('free')],

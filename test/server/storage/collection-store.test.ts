@@ -6,7 +6,7 @@ import type { CollectionStore } from '../../../core/collections/store.ts';
 import type { Pet, PetStatus } from '../../../generated/openapi.ts';
 import { postgresReachable } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
-import { type StorageEngine, useEmptyDatabase } from './storage-engines.ts';
+import { type StorageEngine, useEmptyDatabase } from '../../support/storage-engines.ts';
 
 describe('the pets collection store on SQLite', () => petStoreBehaviour('SQLite'));
 describe.skipIf(!(await postgresReachable()))('the pets collection store on PostgreSQL', () =>

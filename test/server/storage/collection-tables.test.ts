@@ -7,7 +7,7 @@ import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts
 import { sqliteCollectionStores } from '../../../server/storage/sqlite/collections.ts';
 import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
-import { useTempDirs } from './temp-dir.ts';
+import { useTempDirs } from '../../support/temp-dir.ts';
 
 const tempDir = useTempDirs();
 const cleanups: Array<() => Promise<void> | void> = [];

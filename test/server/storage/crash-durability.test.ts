@@ -8,10 +8,10 @@ import { sqliteCollectionStores } from '../../../server/storage/sqlite/collectio
 import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { startServerProcess } from '../../support/server-process.ts';
-import { useTempDirs } from './temp-dir.ts';
+import { useTempDirs } from '../../support/temp-dir.ts';
 
 const tempDir = useTempDirs();
-const writer = fileURLToPath(new URL('./fixtures/write-pets.ts', import.meta.url));
+const writer = fileURLToPath(new URL('../../support/fixtures/write-pets.ts', import.meta.url));
 const ACKNOWLEDGED_BEFORE_KILL = 200;
 const CONCURRENT_CLIENTS = 50;
 const ACKNOWLEDGED_BY_SERVER_BEFORE_KILL = 500;

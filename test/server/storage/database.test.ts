@@ -8,7 +8,7 @@ import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { MIGRATIONS, migrate } from '../../../server/storage/sqlite/migrations.ts';
 import { getOrCreateSecret } from '../../../server/storage/sqlite/stored-secret.ts';
 import { defined } from '../../support/defined.ts';
-import { useTempDirs } from './temp-dir.ts';
+import { useTempDirs } from '../../support/temp-dir.ts';
 
 const tempDir = useTempDirs();
 const latestVersion = defined(MIGRATIONS.at(-1), 'a migration').version;

@@ -6,7 +6,7 @@ import { readStorageConfig } from '../../../server/process/config.ts';
 import { openStorage } from '../../../server/storage/open.ts';
 import type { Storage } from '../../../server/storage/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
-import { useTempDirs } from './temp-dir.ts';
+import { useTempDirs } from '../../support/temp-dir.ts';
 
 const tempDir = useTempDirs();
 const withPostgres = await postgresReachable();

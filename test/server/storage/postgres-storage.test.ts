@@ -11,8 +11,8 @@ import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts
 import type { Storage } from '../../../server/storage/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
+import { petsIn } from '../../support/storage-engines.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
-import { petsIn } from './storage-engines.ts';
 
 /** The bound on a request's wait while PostgreSQL is unreachable. */
 const UNAVAILABLE_WITHIN_MS = 2_000;

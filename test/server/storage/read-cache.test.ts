@@ -7,7 +7,7 @@ import { changeDetector } from '../../../server/storage/sqlite/change-detector.t
 import { type Database, openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { defined } from '../../support/defined.ts';
-import { useTempDirs } from './temp-dir.ts';
+import { useTempDirs } from '../../support/temp-dir.ts';
 
 const tempDir = useTempDirs();
 

@@ -1,7 +1,7 @@
 // What a Storage offers besides its stores, the same on SQLite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import { postgresReachable } from '../../../support/backing-services.ts';
-import { type StorageEngine, useEmptyDatabase } from './storage-engines.ts';
+import { type StorageEngine, useEmptyDatabase } from '../../support/storage-engines.ts';
 
 describe('Storage on SQLite', () => storageBehaviour('SQLite', /^SQLite at \/.+\/store\.db$/));
 describe.skipIf(!(await postgresReachable()))('Storage on PostgreSQL', () =>

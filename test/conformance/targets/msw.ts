@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { TestProject } from 'vitest/node';
+import { stagePackage } from '../../support/staged-package.ts';
+
+/** The static mock takes any bearer token as a key. */
+const MOCK_KEY = 'ask_mswmswmswmswmswmswmswmswmswmswmswmswmswmsw';
+
+/**
+ * The `msw` target: the client package's MSW handlers (stateful), built as published, under
+ * msw/node in a process of their own that serves them to the suite over HTTP. Like the static
+ * mock, they answer `Prefer: code=...` with the contract's declared answer, and never refuse a
+ * key over its limit.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const staged = await stagePackage();
+  const bridge = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'msw-bridge.ts'),
+      path.join(staged.packageDir, 'dist', 'msw.js'),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const close = async () => {
+    if (bridge.exitCode === null) {
+      bridge.kill();
+      await once(bridge, 'exit');
+    }
+    await staged.remove();
+  };
+  const [origin] = await Promise.race([
+    once(createInterface({ input: bridge.stdout }), 'line') as Promise<[string]>,
+    once(bridge, 'exit').then(([code]) => {
+      throw new Error(`The MSW bridge exited with ${code} before it listened.`);
+    }),
+  ]).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  const endpoint = { baseUrl: `${origin}/v1`, apiKey: MOCK_KEY };
+  project.provide('target', {
+    name: 'msw',
+    ...endpoint,
+    freePlanKeys: [`${MOCK_KEY}1`, `${MOCK_KEY}2`],
+    afterSunset: endpoint,
+    storageDown: endpoint,
+    internalFailure: endpoint,
+    capabilities: { enforcesRateLimits: false, stateful: true, preferHeader: true, validatedByProxy: false },
+  });
+  return close;
+}

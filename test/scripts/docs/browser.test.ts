@@ -1,0 +1,435 @@
+// The built docs (dist/docs/index.html, the release pages and the changelog), opened from disk in Debian's headless Chromium with
+// every network request blocked and recorded, as a reader on a plane would open it.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ParameterObject } from 'openapi-typescript';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { it as base, beforeAll, describe, expect } from 'vitest';
+import { operationObjects } from '../../../contract/document.ts';
+import type { CodeSample } from '../../../scripts/docs/code-samples.ts';
+import { ensureDocs } from '../../../scripts/docs/ensure.ts';
+import { forThePage } from '../../../scripts/docs/presentation.ts';
+import { docsLocations } from '../../../scripts/docs/status.ts';
+import { contractLocations } from '../../../scripts/pipeline/locations.ts';
+import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
+import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
+import {
+  componentSchema,
+  contract,
+  jsonContent,
+  keywords,
+  namedExamples,
+  operations,
+  propertyOf,
+  requestBody,
+  resolve,
+  responses,
+} from '../../support/contract-document.ts';
+import { defined } from '../../support/defined.ts';
+import { escapeRegExp } from '../../support/text.ts';
+
+const withChromium = chromiumInstalled('test/scripts/docs/browser.test.ts');
+
+const locations = contractLocations(REPOSITORY_ROOT);
+const docs = docsLocations(locations);
+const pageUrl = pathToFileURL(docs.page).href;
+/** Where the screenshots go: dist/docs/ holds only what is published. */
+const SCREENSHOTS = path.join(REPOSITORY_ROOT, 'dist', 'screenshots', 'docs');
+
+type OperationView = (typeof operationViews)[number];
+
+const pageCopy = new Map(
+  operationObjects(forThePage(structuredClone(contract))).map(({ definition }) => [
+    String(definition.operationId),
+    definition,
+  ]),
+);
+
+const operationViews = operations.map(({ operationId, operation }) => {
+  const [, successResponse] = defined(responses(operationId)[0], `a response of ${operationId}`);
+  const body = requestBody(operationId);
+  return {
+    operationId,
+    summary: defined(operation.summary, `the summary of ${operationId}`),
+    tag: defined(operation.tags?.[0], `a tag of ${operationId}`),
+    deprecated: operation.deprecated === true,
+    stability: (operation as Record<string, unknown>)['x-stability'] as string | undefined,
+    sunset: (operation as Record<string, unknown>)['x-sunset'] as string | undefined,
+    parameters: (operation.parameters ?? []).map((parameter) => resolve<ParameterObject>(parameter).name),
+    bodyFields: body ? Object.keys(keywords(jsonContent(body).schema).properties as object) : [],
+    statuses: responses(operationId).map(([status]) => status),
+    headers: Object.keys(successResponse.headers ?? {}),
+    /** The strings of the success response's first example, as its JSON sample shows them. */
+    /** The first line of its curl sample, as the page's copy of the contract carries it. */
+    curl: defined(
+      (pageCopy.get(operationId)?.['x-codeSamples'] as CodeSample[] | undefined)?.find(
+        (sample) => sample.label === 'curl',
+      ),
+      `the curl sample of ${operationId}`,
+    ).source.split('\n')[0] as string,
+    exampleStrings: stringLeaves(
+      defined(namedExamples(jsonContent(successResponse))[0], `an example of ${operationId}'s success`)[1].value,
+    ).map((text) => JSON.stringify(text)),
+  };
+});
+
+/** Opens the draft's page; `close` closes it and fails on any request that left it or any uncaught error. */
+async function openDocsPage(context: BrowserContext): Promise<{ page: Page; close(): Promise<void> }> {
+  /** Every request that left the page: anything but the file itself and in-memory data: or blob: URLs. */
+  const attempted: string[] = [];
+  const pageErrors: string[] = [];
+  const page = await context.newPage();
+  page.on('request', (request) => {
+    if (!isThePage(request.url()) && !/^(data|blob):/.test(request.url()))
+      attempted.push(`${request.method()} ${request.url()}`);
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('websocket', (socket) => attempted.push(`WebSocket ${socket.url()}`));
+  await page.goto(pageUrl, { waitUntil: 'load' });
+  await page
+    .getByRole('heading', { name: `${contract.info.title} (${contract.info.version})` })
+    .filter({ visible: true })
+    .first()
+    .waitFor();
+  return {
+    page,
+    async close() {
+      await page.close();
+      expect(attempted, 'requests the page attempted').toEqual([]);
+      expect(pageErrors, 'uncaught errors on the page').toEqual([]);
+    },
+  };
+}
+
+/** A fixture: the draft's page, open for as long as the fixture lives. */
+async function aDocsPage({ context }: { context: BrowserContext }, use: (page: Page) => Promise<void>) {
+  const opened = await openDocsPage(context);
+  await use(opened.page);
+  await opened.close();
+}
+
+/**
+ * `page`: a page of the test's own, for a test that clicks, scrolls or navigates. `shownPage`: one
+ * page the tests that only read it share, since rendering the page is most of a test's cost.
+ * `operationPage(view)`: a page on which a reader has opened that operation, one per operation,
+ * shared by the tests that read it. The tests run at once. The browser blocks every request but
+ * those of the pages.
+ */
+const it = base.extend<{
+  context: BrowserContext;
+  page: Page;
+  shownPage: Page;
+  operationPage: (view: OperationView) => Promise<Page>;
+}>({
+  context: [
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture depends on from this pattern.
+    async ({}, use) => {
+      const browser = await launchChromium();
+      const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+      await context.route('**/*', (route) =>
+        isThePage(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
+      );
+      await use(context);
+      await browser.close();
+    },
+    { scope: 'file' },
+  ],
+  page: aDocsPage,
+  shownPage: [aDocsPage, { scope: 'file' }],
+  operationPage: [
+    async ({ context }, use) => {
+      const opened = new Map<string, Promise<{ page: Page; close(): Promise<void> }>>();
+      await use((view) => {
+        let page = opened.get(view.operationId);
+        if (page === undefined) {
+          page = openDocsPage(context).then(async (docsPage) => {
+            await openOperation(docsPage.page, view.tag, view.summary);
+            return docsPage;
+          });
+          opened.set(view.operationId, page);
+        }
+        return page.then((docsPage) => docsPage.page);
+      });
+      for (const page of opened.values()) await (await page).close();
+    },
+    { scope: 'file' },
+  ],
+});
+
+describe.skipIf(!withChromium)(
+  `docs page in headless Chromium${withChromium ? '' : ` (skipped: Chromium is not installed)`}`,
+  { timeout: 60_000, concurrent: true },
+  () => {
+    beforeAll(async () => {
+      const ensured = await ensureDocs(locations);
+      if (ensured.outcome === 'failed') throw new Error(ensured.problem);
+    }, 120_000);
+
+    it('opens with no request leaving the page, and renders the overview (saved as dist/screenshots/docs/overview.png)', async ({
+      page,
+    }) => {
+      await page.waitForLoadState('networkidle');
+
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'overview.png'), fullPage: true });
+      for (const section of ['Authentication', 'Rate limits', 'Errors']) {
+        await expect
+          .poll(() => page.getByRole('heading', { name: section }).isVisible(), { message: section })
+          .toBe(true);
+      }
+    });
+
+    it('shows each server at its address, with its description as plain text', async ({ shownPage: page, expect }) => {
+      for (const server of defined(contract.servers, 'the servers of the contract')) {
+        const address = server.url.replace(/\{([^}]+)\}/g, (_, name: string) =>
+          defined(server.variables?.[name]?.default, `the default of {${name}}`),
+        );
+        const description = defined(server.description, `a description of ${server.url}`).replaceAll('`', '');
+        for (const text of [description, address]) {
+          await expect.poll(() => visible(page.getByText(text, { exact: true })), { message: text }).toBe(true);
+        }
+      }
+      const shown = await page.locator('#redoc').innerText();
+      expect(shown).not.toMatch(/\{base_url\}|\{staging_base_url\}/);
+      expect(shown).not.toContain('(`npm start`)');
+    });
+
+    it('keeps every error code on one line in the error table', async ({ shownPage: page, expect }) => {
+      const codes = keywords(propertyOf(componentSchema('Error'), 'code')).enum as string[];
+      type Rendered = { textContent: string | null; getClientRects(): { length: number } };
+      const lines = (
+        await page
+          .locator('table.md td code')
+          .evaluateAll((found: Rendered[]) =>
+            found.map((code) => [code.textContent ?? '', code.getClientRects().length] as const),
+          )
+      ).filter(([code]) => codes.includes(code));
+      expect(new Set(lines.map(([code]) => code))).toEqual(new Set(codes));
+      for (const [code, count] of lines) expect(count, `${code} wraps`).toBe(1);
+    });
+
+    it('lists in the navigation only the tags that have operations', async ({ shownPage: page, expect }) => {
+      const tags = new Set(operationViews.map((view) => view.tag));
+      for (const tag of contract.tags ?? []) {
+        const link = page.getByRole('link', { name: tag.name, exact: true });
+        expect(await visible(link), tag.name).toBe(tags.has(tag.name));
+      }
+    });
+
+    it('switches to release 1.0.0 and back to the draft, and opens the changelog', async ({ page, expect }) => {
+      const switcher = page.locator('#docs-version');
+      await switcher.selectOption({ label: '1.0.0' });
+      await page.waitForURL(/\/1\.0\.0\/index\.html$/);
+      await expect
+        .poll(() => page.getByRole('heading', { name: `${contract.info.title} (1.0.0)` }).isVisible())
+        .toBe(true);
+      expect(await page.locator('#docs-version option:checked').innerText()).toBe('1.0.0');
+
+      await page.locator('#docs-version').selectOption({ label: `${contract.info.version} (draft)` });
+      await page.waitForURL(pageUrl);
+      await expect
+        .poll(() =>
+          page.getByRole('heading', { name: `${contract.info.title} (${contract.info.version})` }).isVisible(),
+        )
+        .toBe(true);
+
+      await page.getByRole('link', { name: 'Changelog', exact: true }).click();
+      await page.waitForURL(/\/changelog\.html$/);
+      expect(await visible(page.getByRole('heading', { name: /^\[1\.0\.0\] - \d{4}-\d{2}-\d{2}$/ }))).toBe(true);
+      await page.locator('#docs-version').selectOption({ label: '1.0.0' });
+      await page.waitForURL(/\/1\.0\.0\/index\.html$/);
+    });
+
+    it('shows the rate-limit table of the plans', async ({ shownPage: page, expect }) => {
+      await expect
+        .poll(() => visible(page.getByRole('row', { name: 'Plan Requests per minute Requests per day' })))
+        .toBe(true);
+      for (const row of [
+        'free 60 1,000',
+        'pro 300 10,000',
+        'business 1,000 100,000',
+        'enterprise set per key set per key',
+      ]) {
+        await expect
+          .poll(() => visible(page.getByRole('row', { name: row, exact: true })), { message: row })
+          .toBe(true);
+      }
+    });
+
+    it('shows every error code of the Error schema in the error table', async ({ shownPage: page, expect }) => {
+      const codes = keywords(propertyOf(componentSchema('Error'), 'code')).enum as string[];
+      for (const code of codes) {
+        await expect
+          .poll(() => visible(page.getByRole('row', { name: new RegExp(`^${code} \\d{3} `) })), { message: code })
+          .toBe(true);
+      }
+    });
+
+    it('links the bundled contract for download, next to the page', async ({ shownPage: page, expect }) => {
+      for (const bundle of docs.bundles) {
+        const link = page.getByRole('link', { name: `Download ${bundle.name}` });
+        await expect.poll(() => visible(link), { message: bundle.name }).toBe(true);
+        const href = defined(await link.first().getAttribute('href'), `the address of ${bundle.name}`);
+        const target = fileURLToPath(new URL(href, pageUrl));
+        expect(await readFile(target, 'utf8')).toBe(await readFile(bundle.source, 'utf8'));
+      }
+    });
+
+    it.for(operationViews)(
+      'shows $operationId ($summary) with its parameters, body, responses, headers, examples and curl sample',
+      async (view, { operationPage, expect }) => {
+        const page = await operationPage(view);
+        const section = operationSection(page, view.summary);
+
+        for (const name of [...view.parameters, ...view.bodyFields, ...view.headers, ...view.statuses]) {
+          await expect.poll(() => visible(section.getByText(name, { exact: true })), { message: name }).toBe(true);
+        }
+        for (const text of view.exampleStrings) {
+          await expect
+            .poll(() => section.innerText(), { message: `the example of the success response shows ${text}` })
+            .toContain(text);
+        }
+        await expect
+          .poll(() => visible(section.getByText(view.operationId, { exact: true })), { message: 'operation id' })
+          .toBe(true);
+        await expect.poll(() => section.innerText(), { message: 'the curl sample' }).toContain(view.curl);
+        await section.screenshot({ path: path.join(SCREENSHOTS, `operation-${view.operationId}.png`) });
+      },
+    );
+
+    it.for(operationViews)(
+      'marks $operationId deprecated, with its removal date, only when the contract does',
+      async (view, { operationPage, expect }) => {
+        const page = await operationPage(view);
+        const section = operationSection(page, view.summary);
+
+        expect(await visible(section.getByText(/^deprecated$/i))).toBe(view.deprecated);
+        if (view.sunset) expect(await visible(section.getByText(view.sunset))).toBe(true);
+      },
+    );
+
+    it.for(operationViews)(
+      'badges $operationId with its stability, beside its title and in the navigation, only when the contract does',
+      async (view, { operationPage, expect }) => {
+        const page = await operationPage(view);
+        const places = {
+          title: page.getByRole('heading', { name: view.summary }).filter({ visible: true }).first(),
+          navigation: page
+            .getByRole('link', { name: new RegExp(`^${escapeRegExp(view.summary)}`) })
+            .filter({ visible: true })
+            .first(),
+        };
+        for (const [place, within] of Object.entries(places)) {
+          for (const marker of ['experimental', 'beta']) {
+            const badges = within.getByText(new RegExp(`^${marker}$`, 'i')).filter({ visible: true });
+            expect(await badges.count(), `${marker} badges in the ${place}`).toBe(view.stability === marker ? 1 : 0);
+          }
+        }
+      },
+    );
+
+    it('finds createPet with the search box and opens it', async ({ page, expect }) => {
+      const createPet = defined(
+        operationViews.find((view) => view.operationId === 'createPet'),
+        'the view of createPet',
+      );
+      await page
+        .getByText(/^Search\b/)
+        .filter({ visible: true })
+        .first()
+        .click();
+      await page.getByPlaceholder('Search docs...').fill('createPet');
+      const result = page.getByTestId('search-dialog').getByRole('link', { name: new RegExp(createPet.summary) });
+      await expect.poll(() => visible(result)).toBe(true);
+
+      await result.first().click();
+
+      await expect.poll(() => visible(page.getByRole('heading', { name: createPet.summary }))).toBe(true);
+    });
+
+    it("answers the console of listPets from the page's own mock when opened from a file", async ({ page, expect }) => {
+      const listPets = defined(
+        operationViews.find((view) => view.operationId === 'listPets'),
+        'the view of listPets',
+      );
+      await openOperation(page, listPets.tag, listPets.summary);
+      const form = page.locator('form.docs-console[data-operation="listPets"]');
+      await form.getByLabel('limit (query)').fill('2');
+      await form.getByRole('button', { name: /^Send GET / }).click();
+
+      await expect
+        .poll(() =>
+          form
+            .locator('.docs-console-status')
+            .innerText()
+            .catch(() => ''),
+        )
+        .toMatch(/^200\b/);
+      const names = await form.locator('.docs-console-headers dt').allInnerTexts();
+      for (const name of listPets.headers) expect(names, name).toContain(name.toLowerCase());
+    });
+
+    it('shows search snippets with the spaces of the description between its lines', async ({ page, expect }) => {
+      // Words of the contract's descriptions that end a line: Redoc's index once joined them to the next line's.
+      const lineEnds = [...JSON.stringify(stringLeaves(contract)).matchAll(/([A-Za-z]{4,})\\n[A-Za-z]/g)]
+        .map((match) => defined(match[1], 'a word'))
+        .slice(0, 3);
+      expect(lineEnds, 'words that end a line of a description').toHaveLength(3);
+      const vocabulary = new Set(wordsOf(JSON.stringify(contract).replaceAll('\\n', ' ')));
+      await page
+        .getByText(/^Search\b/)
+        .filter({ visible: true })
+        .first()
+        .click();
+      for (const word of lineEnds) {
+        await page.getByPlaceholder('Search docs...').fill(word);
+        const results = page.getByTestId('search-dialog').getByRole('link').filter({ visible: true });
+        await results.first().waitFor();
+
+        // A snippet is cut with an ellipsis; the cut words are no words of the contract.
+        const snippets = (await results.allInnerTexts()).join('\n').replace(/\S*(?:\.\.\.|…)\S*/g, ' ');
+        const unknown = wordsOf(snippets).filter((token) => !vocabulary.has(token));
+        expect(unknown, `words of the snippets for "${word}" the contract does not have`).toEqual([]);
+      }
+    });
+  },
+);
+
+/** The words of a text, lower-cased, with no punctuation. */
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+function stringLeaves(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(stringLeaves);
+  return [];
+}
+
+/** A page of the published folder (the draft, a release, the changelog): the switcher moves between them. */
+function isThePage(url: string): boolean {
+  return url.split('#')[0]?.startsWith(`${pathToFileURL(docs.dir).href}/`) === true && url.endsWith('.html');
+}
+
+/** Whether any element the locator matches is visible (Redoc renders the sidebar twice, once hidden). */
+async function visible(locator: Locator): Promise<boolean> {
+  return (await locator.filter({ visible: true }).count()) > 0;
+}
+
+/** Opens an operation the way a reader does: expand its tag in the sidebar, click its entry. */
+async function openOperation(page: Page, tag: string, summary: string): Promise<void> {
+  await page.getByRole('link', { name: tag, exact: true }).filter({ visible: true }).click();
+  await page
+    .getByRole('link', { name: new RegExp(`^${summary}`) })
+    .filter({ visible: true })
+    .click();
+  await page.getByRole('heading', { name: summary }).filter({ visible: true }).first().waitFor();
+}
+
+/** The part of the page that documents one operation, found by its heading. */
+function operationSection(page: Page, summary: string): Locator {
+  return page.locator('[data-section-id]').filter({ has: page.getByRole('heading', { name: summary }) });
+}

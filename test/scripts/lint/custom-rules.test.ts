@@ -1,0 +1,387 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { lint, lintFromString, loadConfig, parseYaml, stringifyYaml } from '@redocly/openapi-core';
+import { describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES_MARKER } from '../../../scripts/pipeline/rules-prose.ts';
+import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
+
+type Node = Record<string, unknown>;
+type Mutation = (document: Node) => void;
+interface Finding {
+  ruleId: string;
+  severity: string;
+  pointer: string | undefined;
+}
+
+const repository = (relative: string) => path.join(REPOSITORY_ROOT, relative);
+const config = await loadConfig({ configPath: repository('redocly.yaml') });
+const fixturePath = repository('test/scripts/lint/fixtures/conforming.yaml');
+const fixtureSource = readFileSync(fixturePath, 'utf8');
+
+const listPets = '/paths/~1pets/get';
+const createPet = '/paths/~1pets/post';
+const rateLimits = '/components/securitySchemes/bearerAuth/x-rate-limits';
+const getPet = '/paths/~1pets~1{petId}/get';
+const errorCode = '/components/schemas/Error/properties/code';
+const errorCodes = `${errorCode}/x-error-codes`;
+
+function at(document: Node, pointer: string): Node {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce<Node>((parent, key) => parent[key] as Node, document);
+}
+
+const set =
+  (pointer: string, key: string, value: unknown): Mutation =>
+  (document) => {
+    at(document, pointer)[key] = value;
+  };
+
+const remove =
+  (pointer: string, key: string): Mutation =>
+  (document) => {
+    delete at(document, pointer)[key];
+  };
+
+async function lintFixture(...mutations: Mutation[]) {
+  const document = parseYaml(fixtureSource) as Node;
+  for (const mutate of mutations) mutate(document);
+  const problems = await lintFromString({ source: stringifyYaml(document), absoluteRef: fixturePath, config });
+  // A component referenced from two operations is reported once per visit; one finding is enough.
+  const distinct = new Map(
+    problems.map(({ ruleId, severity, location }) => {
+      const finding: Finding = { ruleId, severity, pointer: location[0]?.pointer };
+      return [JSON.stringify(finding), finding];
+    }),
+  );
+  return [...distinct.values()];
+}
+
+const violations: Array<{
+  ruleId: string;
+  violation: string;
+  mutate: Mutation;
+  pointer: string;
+  alsoFires?: Finding[];
+}> = [
+  {
+    ruleId: 'rule/operation-declares-401-429-and-503',
+    violation: 'an operation without 401',
+    mutate: remove(`${listPets}/responses`, '401'),
+    pointer: `#${listPets}/responses`,
+  },
+  {
+    ruleId: 'rule/operation-declares-401-429-and-503',
+    violation: 'an operation without 429',
+    mutate: remove(`${listPets}/responses`, '429'),
+    pointer: `#${listPets}/responses`,
+  },
+  {
+    ruleId: 'rule/operation-declares-401-429-and-503',
+    violation: 'an operation without 503',
+    mutate: remove(`${listPets}/responses`, '503'),
+    pointer: `#${listPets}/responses`,
+  },
+  {
+    ruleId: 'rule/response-declares-rate-limit-headers',
+    violation: 'an inline response without headers',
+    mutate: remove(`${listPets}/responses/200`, 'headers'),
+    pointer: `#${listPets}/responses/200`,
+  },
+  {
+    ruleId: 'rule/response-declares-rate-limit-headers',
+    violation: 'a referenced component response without headers',
+    mutate: remove('/components/responses/Unauthorized', 'headers'),
+    pointer: '#/components/responses/Unauthorized',
+  },
+  {
+    ruleId: 'rule/response-headers-include-rate-limit-headers',
+    violation: 'a response without X-RateLimit-Reset',
+    mutate: remove(`${listPets}/responses/200/headers`, 'X-RateLimit-Reset'),
+    pointer: `#${listPets}/responses/200/headers`,
+  },
+  {
+    ruleId: 'rule/response-headers-include-rate-limit-headers',
+    violation: 'a referenced component response without X-RateLimit-Limit',
+    mutate: remove('/components/responses/TooManyRequests/headers', 'X-RateLimit-Limit'),
+    pointer: '#/components/responses/TooManyRequests/headers',
+  },
+  {
+    ruleId: 'rule/response-headers-include-rate-limit-headers',
+    violation: 'an empty headers map',
+    mutate: set(`${listPets}/responses/200`, 'headers', {}),
+    pointer: `#${listPets}/responses/200/headers`,
+  },
+  {
+    ruleId: 'rule/deprecated-operation-has-sunset',
+    violation: 'deprecated: true without x-sunset',
+    mutate: remove(getPet, 'x-sunset'),
+    pointer: `#${getPet}`,
+  },
+  {
+    ruleId: 'rule/sunset-is-a-date',
+    violation: 'x-sunset written in words',
+    mutate: set(getPet, 'x-sunset', '5 December 2030'),
+    pointer: `#${getPet}/x-sunset`,
+  },
+  {
+    ruleId: 'rule/sunset-is-a-date',
+    violation: 'x-sunset without zero padding',
+    mutate: set(getPet, 'x-sunset', '2030-12-5'),
+    pointer: `#${getPet}/x-sunset`,
+  },
+  {
+    ruleId: 'rule/sunset-is-a-date',
+    violation: "x-sunset: ''",
+    mutate: set(getPet, 'x-sunset', ''),
+    pointer: `#${getPet}/x-sunset`,
+  },
+  {
+    ruleId: 'rule/sunset-is-a-date',
+    violation: 'x-sunset as a number',
+    mutate: set(getPet, 'x-sunset', 20301205),
+    pointer: `#${getPet}/x-sunset`,
+  },
+  {
+    ruleId: 'rule/stability-marker-values',
+    violation: 'x-stability: gamma',
+    mutate: set(listPets, 'x-stability', 'gamma'),
+    pointer: `#${listPets}/x-stability`,
+  },
+  {
+    ruleId: 'rule/stability-marker-values',
+    violation: 'x-stability: Beta (wrong case)',
+    mutate: set(listPets, 'x-stability', 'Beta'),
+    pointer: `#${listPets}/x-stability`,
+  },
+  {
+    ruleId: 'rule/stability-marker-values',
+    violation: "x-stability: ''",
+    mutate: set(listPets, 'x-stability', ''),
+    pointer: `#${listPets}/x-stability`,
+  },
+  {
+    ruleId: 'rule/operation-id-camel-case',
+    violation: 'a snake_case operationId',
+    mutate: set(listPets, 'operationId', 'list_pets'),
+    pointer: `#${listPets}/operationId`,
+  },
+  {
+    ruleId: 'rule/operation-id-camel-case',
+    violation: 'a PascalCase operationId',
+    mutate: set(listPets, 'operationId', 'ListPets'),
+    pointer: `#${listPets}/operationId`,
+  },
+  {
+    ruleId: 'rule/operation-id-camel-case',
+    violation: 'an empty operationId',
+    mutate: set(listPets, 'operationId', ''),
+    pointer: `#${listPets}/operationId`,
+    alsoFires: [{ ruleId: 'operation-operationId', severity: 'error', pointer: `#${listPets}/operationId` }],
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'a plan allowed 0 requests a minute',
+    mutate: set(`${rateLimits}/plans/free`, 'perMinute', 0),
+    pointer: `#${rateLimits}`,
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'a plan limit written as text',
+    mutate: set(`${rateLimits}/plans`, 'pro', { perMinute: '300', perDay: 10_000 }),
+    pointer: `#${rateLimits}`,
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'rules without the ban',
+    mutate: remove(rateLimits, 'ban'),
+    pointer: `#${rateLimits}`,
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'requests without a key limited by a per-key plan',
+    mutate: set(rateLimits, 'withoutKey', 'enterprise'),
+    pointer: `#${rateLimits}/withoutKey`,
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    violation: 'a plan allowing fewer requests a day than a minute',
+    mutate: set(`${rateLimits}/plans`, 'free', { perMinute: 60, perDay: 59 }),
+    pointer: `#${rateLimits}/plans/free`,
+  },
+  {
+    ruleId: 'animal-store/max-body-bytes',
+    violation: 'an operation taking a body without x-max-body-bytes',
+    mutate: remove(createPet, 'x-max-body-bytes'),
+    pointer: `#${createPet}`,
+  },
+  {
+    ruleId: 'animal-store/max-body-bytes',
+    violation: 'x-max-body-bytes: 0',
+    mutate: set(createPet, 'x-max-body-bytes', 0),
+    pointer: `#${createPet}/x-max-body-bytes`,
+  },
+  {
+    ruleId: 'animal-store/max-body-bytes',
+    violation: 'x-max-body-bytes on an operation that takes no body',
+    mutate: set(listPets, 'x-max-body-bytes', 1024),
+    pointer: `#${listPets}/x-max-body-bytes`,
+  },
+  {
+    ruleId: 'animal-store/max-body-bytes',
+    violation: 'the body-limit marker in the description of an operation that takes no body',
+    mutate: set(listPets, 'description', `At most ${MAX_BODY_BYTES_MARKER}.`),
+    pointer: `#${listPets}/description`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a code of the enum without an entry',
+    mutate: set(errorCode, 'enum', ['unauthorized', 'rate_limited', 'not_found']),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'an entry for a code the enum does not list',
+    mutate: set(errorCodes, 'not_found', { status: 404, meaning: 'No such thing.' }),
+    pointer: `#${errorCodes}/not_found`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a status below 400',
+    mutate: set(errorCodes, 'unauthorized', { status: 200, meaning: 'Fine.' }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a status above 599',
+    mutate: set(errorCodes, 'unauthorized', { status: 600, meaning: 'Odd.' }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a status written as text',
+    mutate: set(errorCodes, 'unauthorized', { status: '401', meaning: 'No key.' }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'an entry without a meaning',
+    mutate: set(errorCodes, 'unauthorized', { status: 401 }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'a meaning that would break the table',
+    mutate: set(errorCodes, 'unauthorized', { status: 401, meaning: 'No key | no entry.' }),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    violation: 'x-error-codes beside no enum',
+    mutate: remove(errorCode, 'enum'),
+    pointer: `#${errorCodes}`,
+  },
+  {
+    ruleId: 'no-unused-components',
+    violation: 'a schema nothing references',
+    mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
+    pointer: '#/components/schemas/Orphan',
+  },
+  {
+    ruleId: 'no-unused-components',
+    violation: 'a header nothing references',
+    mutate: set('/components/headers', 'X-Orphan', { schema: { type: 'string' } }),
+    pointer: '#/components/headers/X-Orphan',
+  },
+];
+
+const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mutation[] }> = [
+  { ruleId: 'every rule', variant: 'the conforming fixture as it is', mutations: [] },
+  {
+    ruleId: 'rule/response-headers-include-rate-limit-headers',
+    variant: 'a response with another header besides the three',
+    mutations: [set(`${listPets}/responses/200/headers`, 'Link', { schema: { type: 'string' } })],
+  },
+  {
+    ruleId: 'rule/deprecated-operation-has-sunset',
+    variant: 'deprecated: false without x-sunset',
+    mutations: [set(getPet, 'deprecated', false), remove(getPet, 'x-sunset')],
+  },
+  {
+    ruleId: 'rule/sunset-is-a-date',
+    variant: "x-sunset: '2031-01-31'",
+    mutations: [set(getPet, 'x-sunset', '2031-01-31')],
+  },
+  {
+    ruleId: 'rule/stability-marker-values',
+    variant: 'x-stability: experimental',
+    mutations: [set(listPets, 'x-stability', 'experimental')],
+  },
+  {
+    ruleId: 'rule/stability-marker-values',
+    variant: 'an operation without x-stability',
+    mutations: [remove(listPets, 'x-stability')],
+  },
+  {
+    ruleId: 'animal-store/rate-limits-shape',
+    variant: 'a security scheme without x-rate-limits',
+    mutations: [remove('/components/securitySchemes/bearerAuth', 'x-rate-limits')],
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    variant: 'a schema without x-error-codes',
+    mutations: [remove(errorCode, 'x-error-codes')],
+  },
+  {
+    ruleId: 'animal-store/error-codes',
+    variant: 'entries written in another order than the enum',
+    mutations: [
+      set(errorCode, 'x-error-codes', {
+        rate_limited: { status: 429, meaning: 'A rate-limit window is used up.' },
+        unauthorized: { status: 401, meaning: 'The API key is missing.' },
+      }),
+    ],
+  },
+  {
+    ruleId: 'rule/operation-id-camel-case',
+    variant: 'a camelCase operationId with a digit',
+    mutations: [set(listPets, 'operationId', 'listPetsV2')],
+  },
+];
+
+/** The rules this project adds: configurable ones and its plugin's. */
+const isProjectRule = (ruleId: string) => ruleId.startsWith('rule/') || ruleId.startsWith('animal-store/');
+
+describe('redocly.yaml custom rules', () => {
+  it('has a violating fixture for every custom rule it configures', () => {
+    const configured = Object.keys(
+      (parseYaml(readFileSync(repository('redocly.yaml'), 'utf8')) as { rules: Node }).rules,
+    )
+      .filter(isProjectRule)
+      .sort();
+    const covered = [...new Set(violations.map(({ ruleId }) => ruleId).filter(isProjectRule))].sort();
+    expect(covered).toEqual(configured);
+  });
+
+  it.each(violations)('$ruleId fires on $violation', async ({ ruleId, mutate, pointer, alsoFires = [] }) => {
+    const expected = [{ ruleId, severity: 'error', pointer }, ...alsoFires];
+    const findings = await lintFixture(mutate);
+    expect(findings).toEqual(expect.arrayContaining(expected));
+    expect(findings).toHaveLength(expected.length);
+  });
+
+  it.each(conformingVariants)('$ruleId stays silent on $variant', async ({ mutations }) => {
+    expect(await lintFixture(...mutations)).toEqual([]);
+  });
+});
+
+describe('the project contract', () => {
+  it('lints with no problem at all, errors or warnings', async () => {
+    const problems = await lint({ ref: repository('openapi/openapi.yaml'), config });
+    expect(problems.map(({ ruleId, message, location }) => `${ruleId} ${location[0]?.pointer}: ${message}`)).toEqual(
+      [],
+    );
+  });
+});

@@ -1,0 +1,230 @@
+// The main path of a contract change, as openapi/README.md ("Adding an operation") describes it,
+// on a copy of the repository: a new experimental collection (a list and a create) is added to the
+// contract and `npm run generate` is run, and nothing else is written until the server's handler
+// table. Then both mocks and the client's MSW handlers serve the collection from the contract, the
+// client package builds, the typecheck names the operations the server lacks, and once they are
+// marked not implemented the server answers 501 for them.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Contract } from '../../../contract/contract.ts';
+import { resolveRef } from '../../../contract/document.ts';
+import { type RunningStaticMock, startMock } from '../../../mock/node/server.ts';
+import { contractLocations } from '../../../scripts/pipeline/locations.ts';
+import { regenerate } from '../../../scripts/pipeline/regenerate.ts';
+import { copyRepository, type RepositoryCopy } from '../../../support/repository-copy.ts';
+import { defined } from '../../support/defined.ts';
+import { addWidgetsCollection, type WidgetsCollection } from '../../support/widgets-collection.ts';
+
+/** What a copy needs to generate, typecheck, build the client and run the server and the mocks. */
+const COPIED = [
+  'contract',
+  'core',
+  'node',
+  'server',
+  'mock',
+  'client',
+  'scripts',
+  'openapi',
+  'generated',
+  'releases',
+  'redocly.yaml',
+  'package.json',
+  'tsconfig.json',
+];
+
+let copy: RepositoryCopy;
+let widgets: WidgetsCollection;
+let examples: { list: unknown[]; newWidget: Record<string, unknown> };
+const running: ChildProcess[] = [];
+
+beforeAll(async () => {
+  copy = await copyRepository(COPIED, 'animal-store-change-path-');
+  widgets = await addWidgetsCollection(copy.root);
+  const generated = await regenerate(contractLocations(copy.root));
+  expect(generated.ok, JSON.stringify(generated)).toBe(true);
+  // What the mocks answer and accept, as the edited contract's examples say.
+  const contract = new Contract(JSON.parse(await readFile(path.join(copy.root, 'generated', 'openapi.json'), 'utf8')));
+  const [list, create] = widgets.operations.map(({ operationId }) => contract.operation(operationId));
+  const body = defined(create?.definition.requestBody, 'the create’s request body') as {
+    content: { 'application/json': { examples: Record<string, unknown> } };
+  };
+  examples = {
+    list: defined(
+      Object.values(defined(list, 'the list').responses['200']?.examples ?? {})[0],
+      'a list example',
+    ) as unknown[],
+    newWidget: resolveRef<{ value: Record<string, unknown> }>(
+      contract.document,
+      defined(Object.values(body.content['application/json'].examples)[0], 'a request body example'),
+    ).value,
+  };
+}, 120_000);
+
+afterAll(async () => {
+  for (const child of running) child.kill('SIGKILL');
+  await copy?.remove();
+});
+
+/**
+ * `npm run typecheck`'s first part for the server's sources (and what they import): the part that
+ * checks the handler table, without the tests and benches that make the whole run slow.
+ */
+async function typecheckServer(): Promise<{ code: number | null; output: string }> {
+  const config = path.join(copy.root, 'tsconfig.server.json');
+  await writeFile(config, JSON.stringify({ extends: './tsconfig.json', include: ['server'] }));
+  return run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', config]);
+}
+
+/** Runs a command in the copy to its end: its exit code and everything it printed. */
+async function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn(command, args, { cwd: copy.root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr])
+    stream.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, output };
+}
+
+/** Starts a long-running command of the copy and resolves once its output matches `ready`. */
+async function start(script: string, env: Record<string, string>, ready: RegExp): Promise<{ output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: copy.root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: string) => {
+      output += chunk;
+      if (ready.test(output)) resolve();
+    };
+    for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready:\n${output}`)));
+  });
+  return { output: () => output };
+}
+
+const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+describe('a collection added to the contract, after npm run generate alone', () => {
+  it('is served by npm run mock from the contract: its examples, validation, and a create carrying what was sent', async () => {
+    let mock: RunningStaticMock | undefined;
+    try {
+      mock = await startMock({ root: copy.root });
+      const headers = { Authorization: 'Bearer ask_any_key_works_with_the_mock' };
+      const list = await fetch(`${mock.url}/v1${widgets.path}`, { headers });
+      expect(list.status).toBe(200);
+      expect(await list.json()).toEqual(examples.list);
+
+      const created = await fetch(`${mock.url}/v1${widgets.path}`, json(examples.newWidget, headers));
+      expect(created.status).toBe(201);
+      expect(await created.json()).toMatchObject({ ...examples.newWidget, id: expect.any(Number) });
+
+      const unknownField = await fetch(
+        `${mock.url}/v1${widgets.path}`,
+        json({ ...examples.newWidget, colour: 1 }, headers),
+      );
+      expect(unknownField.status).toBe(400);
+      expect(await unknownField.json()).toMatchObject({ code: 'validation_failed', details: [{ name: 'colour' }] });
+    } finally {
+      await mock?.close();
+    }
+  }, 60_000);
+
+  it('is kept by npm run mock:stateful: what is created is listed', async () => {
+    const mock = await start('mock/node/stateful-cli.ts', { MOCK_PORT: '0' }, /Ctrl-C to stop/);
+    const origin = defined(/on (http:\/\/[^\s]+)\/v1/.exec(mock.output())?.[1], 'the stateful mock’s address');
+    const key = defined(/(ask_development_[A-Za-z0-9_]+)/.exec(mock.output())?.[1], 'the development key');
+    const headers = { Authorization: `Bearer ${key}` };
+    const created = await fetch(`${origin}/v1${widgets.path}`, json(examples.newWidget, headers));
+    expect(created.status).toBe(201);
+    const widget = await created.json();
+    const listed = await fetch(`${origin}/v1${widgets.path}?limit=100`, { headers });
+    expect(await listed.json()).toEqual([...examples.list, widget]);
+  }, 60_000);
+
+  it('builds into the client package, whose MSW handlers serve it, keeping what is created when stateful', async () => {
+    const built = await run(process.execPath, ['--import', 'tsx', 'client/build/main.ts']);
+    expect(built.code, built.output).toBe(0);
+    // The package's MSW entry, as a project that installed the package imports it, in Node.
+    const script = `
+      import { setupServer } from 'msw/node';
+      import { createMockHandlers } from './client/dist/msw.js';
+      const server = setupServer(...createMockHandlers({ stateful: true, baseUrl: 'http://api.test/v1' }));
+      server.listen({ onUnhandledRequest: 'error' });
+      const headers = { Authorization: 'Bearer ask_any', 'Content-Type': 'application/json' };
+      const url = 'http://api.test/v1${widgets.path}';
+      const created = await fetch(url, { method: 'POST', headers, body: ${JSON.stringify(JSON.stringify(examples.newWidget))} });
+      const listed = await fetch(url + '?limit=100', { headers });
+      console.log(JSON.stringify({ status: created.status, created: await created.json(), listed: await listed.json() }));
+      server.close();
+    `;
+    await writeFile(path.join(copy.root, 'msw-widgets.mjs'), script);
+    const answered = await run(process.execPath, ['msw-widgets.mjs']);
+    expect(answered.code, answered.output).toBe(0);
+    const { status, created, listed } = JSON.parse(defined(answered.output.trim().split('\n').at(-1), 'the answers'));
+    expect(status).toBe(201);
+    expect(listed).toEqual([...examples.list, created]);
+  }, 120_000);
+
+  it('fails the typecheck, naming each operation the server has no handler for', async () => {
+    const checked = await typecheckServer();
+    expect(checked.code).not.toBe(0);
+    expect(checked.output).toMatch(/server\/app\/handlers\/index\.ts/);
+    for (const { operationId } of widgets.operations) expect(checked.output).toContain(operationId);
+  }, 180_000);
+});
+
+describe('the same collection marked not implemented in the server’s handler table', () => {
+  let server: { output: () => string };
+  let origin: string;
+
+  beforeAll(async () => {
+    const table = path.join(copy.root, 'server', 'app', 'handlers', 'index.ts');
+    const marked = widgets.operations.map(({ operationId }) => `    ${operationId}: notImplemented,\n`).join('');
+    const source = (await readFile(table, 'utf8'))
+      .replace(
+        "import type { Handler, Handlers } from '../../../core/http-types.ts';",
+        "import { type Handler, type Handlers, notImplemented } from '../../../core/http-types.ts';",
+      )
+      .replace(/( {4}getHealth: )/, `${marked}$1`);
+    await writeFile(table, source);
+    server = await start(
+      'server/process/main.ts',
+      { HOST: '127.0.0.1', PORT: '0', DATABASE_PATH: path.join(copy.root, 'data', 'store.db'), LOG_LEVEL: 'warn' },
+      /listening on http:\/\/[^\s]+\/v1/,
+    );
+    origin = defined(/listening on (http:\/\/[^\s]+)\/v1/.exec(server.output())?.[1], 'the server’s address');
+  }, 120_000);
+
+  it('passes the typecheck', async () => {
+    const checked = await typecheckServer();
+    expect(checked.code, checked.output).toBe(0);
+  }, 180_000);
+
+  it('is answered 501 not_implemented, naming the operation, and listed in one warning at start-up', async () => {
+    const key = defined(
+      /(ask_[A-Za-z0-9_-]{16,})/.exec(server.output())?.[1],
+      'the development key printed at first start',
+    );
+    const answer = await fetch(`${origin}/v1${widgets.path}`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(answer.status).toBe(501);
+    const body = (await answer.json()) as { code: string; message: string };
+    expect(body.code).toBe('not_implemented');
+    expect(body.message).toContain(widgets.operations[0].operationId);
+    const warnings = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('operations_not_implemented'));
+    expect(warnings).toHaveLength(1);
+    for (const { operationId } of widgets.operations) expect(warnings[0]).toContain(operationId);
+  });
+});

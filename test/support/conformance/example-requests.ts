@@ -1,0 +1,58 @@
+// Well-formed requests made of the contract's own examples, for the cases about what surrounds an
+// operation (keys, limits, the storage, the body's size and type): every operation the contract
+// declares gets them without a line written for it.
+import type { ParameterObject } from 'openapi-typescript';
+import { loadContract, type OperationId } from '../../../contract/contract.ts';
+import {
+  jsonContent,
+  namedExamples,
+  operation,
+  protectedOperations,
+  requestBody,
+  resolve,
+} from '../contract-document.ts';
+import { defined } from '../defined.ts';
+import type { ApiRequest } from './client.ts';
+
+/** The operations behind the API key, by operationId. */
+export const protectedOperationIds: OperationId[] = protectedOperations.map(
+  ({ operationId }) => operationId as OperationId,
+);
+
+/** The operations that take a JSON body, each with the largest body it reads (`x-max-body-bytes`). */
+export const bodyOperations = loadContract()
+  .operations.filter((candidate) => candidate.maxBodyBytes !== undefined)
+  .map(({ operationId, maxBodyBytes }) => ({ operationId, maxBodyBytes: defined(maxBodyBytes, 'a body limit') }));
+
+/**
+ * `operationId` called with its parameters' examples (required query parameters too) and its
+ * request body's first named example.
+ */
+export function exampleRequest(operationId: OperationId): ApiRequest {
+  const { method, path, operation: definition } = operation(operationId);
+  const parameters = (definition.parameters ?? []).map((parameter) => resolve<ParameterObject>(parameter));
+  const exampleOf = (parameter: ParameterObject) =>
+    String(
+      defined(
+        parameter.example ?? (resolve(parameter.schema ?? {}) as { examples?: unknown[] }).examples?.[0],
+        `an example of ${operationId}'s ${parameter.in} parameter ${parameter.name}`,
+      ),
+    );
+  const query = Object.fromEntries(
+    parameters.filter((parameter) => parameter.in === 'query' && parameter.required).map((p) => [p.name, exampleOf(p)]),
+  );
+  const body = requestBody(operationId);
+  return {
+    method,
+    path: path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      exampleOf(
+        defined(
+          parameters.find((parameter) => parameter.name === name),
+          `path parameter ${name}`,
+        ),
+      ),
+    ),
+    ...(Object.keys(query).length > 0 && { query }),
+    ...(body && { json: defined(namedExamples(jsonContent(body))[0], `an example body of ${operationId}`)[1].value }),
+  };
+}
