@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 export const RUNTIME_DIR = path.join(root, 'dist', 'runtime');
 const STAMP = path.join(RUNTIME_DIR, '.built');
 /** What the compiled runtime is made of: a change to any of them calls for a new build. */

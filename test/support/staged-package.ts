@@ -3,7 +3,7 @@
 import { copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildClient, CLIENT_DIR } from '../../client/build/build-client.ts';
+import { buildClient, CLIENT_DIR } from '../../scripts/client/build.ts';
 
 const REPO_MODULES = path.join(CLIENT_DIR, '..', 'node_modules');
 

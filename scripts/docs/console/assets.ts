@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { yamlAsJson } from '../../../client/build/build-client.ts';
 import type { OpenApiDocument } from '../../../contract/document.ts';
+import { yamlAsJson } from '../../client/build.ts';
 import { SERVICE_WORKER } from '../status.ts';
 import { consoleData } from './data.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildClient, CLIENT_DIR } from '../../../client/build/build-client.ts';
+import { buildClient, CLIENT_DIR } from '../../../scripts/client/build.ts';
 import { type JsonObject, operationObjects } from '../../../contract/document.ts';
 import { type RunningStaticMock, startMock } from '../../../mock/node/server.ts';
 import { CLIENT_PACKAGE, type CodeSample } from '../../../scripts/docs/code-samples.ts';

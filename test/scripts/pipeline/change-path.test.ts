@@ -152,7 +152,7 @@ describe('a collection added to the contract, after npm run generate alone', () 
   }, 60_000);
 
   it('builds into the client package, whose MSW handlers serve it, keeping what is created when stateful', async () => {
-    const built = await run(process.execPath, ['--import', 'tsx', 'client/build/main.ts']);
+    const built = await run(process.execPath, ['--import', 'tsx', 'scripts/build-client.ts']);
     expect(built.code, built.output).toBe(0);
     // The package's MSW entry, as a project that installed the package imports it, in Node.
     const script = `

@@ -1,4 +1,4 @@
 // `npm run build:client`: builds the package into client/dist.
-import { buildClient } from './build-client.ts';
+import { buildClient } from './client/build.ts';
 
 await buildClient();

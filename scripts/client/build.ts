@@ -1,4 +1,4 @@
-// The package @animal-store/client in client/dist: one ESM file for each entry (esbuild) and the
+// `npm run build:client`, a step of the pipeline: the package @animal-store/client in client/dist: one ESM file for each entry (esbuild) and the
 // declarations of the public types (TypeScript). The main entry leaves openapi-fetch to the
 // consumer's install; the `msw` entry leaves msw, and carries everything else it runs: the mock
 // app, the contract and the scenarios. Nothing it carries uses a Node API: client/tsconfig.json
@@ -11,8 +11,8 @@ import * as esbuild from 'esbuild';
 import { load } from 'js-yaml';
 import ts from 'typescript';
 
-export const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const REPO_ROOT = path.dirname(CLIENT_DIR);
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLIENT_DIR = path.join(REPO_ROOT, 'client');
 
 /**
  * Writes the package's build into `distDir` (client/dist by default), replacing what was there.
