@@ -35,6 +35,8 @@ export default defineConfig({
     // module state (none mocks modules or patches globals it does not restore).
     isolate: false,
     setupFiles: ['test/support/retain-sqlite.ts'],
+    // Built once for the whole run: the compiled server, the docs, the client package installed.
+    globalSetup: ['test/support/global-setup.ts'],
     // A test's timeout bounds a test that hangs; it is no measure of speed. Tests wait for conditions,
     // and on a loaded two-core machine a test that takes 1 s alone can take 20.
     testTimeout: 60_000,

@@ -2,7 +2,7 @@
 // no loader at run time), copies the files they read beside their modules, and marks the build.
 // Written in JavaScript so that `npm start` can check and rebuild it without a TypeScript loader.
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const RUNTIME_DIR = path.join(root, 'dist', 'runtime');
 const STAMP = path.join(RUNTIME_DIR, '.built');
+/** tsc's record of the last build, in the build's own folder. */
+const BUILD_INFO = '.tsbuildinfo';
 /** What the compiled runtime is made of: a change to any of them calls for a new build. */
 const SOURCES = [
   'server',
@@ -55,10 +57,24 @@ export async function buildRuntime() {
   const aside = `${RUNTIME_DIR}.${process.pid}.building`;
   await rm(aside, { recursive: true, force: true });
   try {
+    // From the current build, where there is one: its build information (kept in the folder, with
+    // paths relative to it) lets tsc check and emit only what changed since.
+    await cp(RUNTIME_DIR, aside, { recursive: true }).catch((error) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const compiled = spawnSync(
       process.execPath,
-      [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', aside],
+      [
+        tsc,
+        '-p',
+        path.join(root, 'tsconfig.build.json'),
+        '--outDir',
+        aside,
+        '--incremental',
+        '--tsBuildInfoFile',
+        path.join(aside, BUILD_INFO),
+      ],
       { cwd: root, encoding: 'utf8' },
     );
     if (compiled.status !== 0) {

@@ -1,17 +1,16 @@
-// The package's MSW handlers in a real browser: a page bundled with esbuild from the built
-// package starts MSW's service worker with them, lists the pets with the package's client, then
+// The package's MSW handlers in a real browser: a page bundled with esbuild from the package as
+// installed from its tarball starts MSW's service worker with them, lists the pets with the package's client, then
 // switches to the `empty` and `server-error` scenarios; headless Chromium shows each state.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
 import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
 import { examplePets } from '../../support/mock.ts';
-import { type StagedPackage, stagePackage } from '../../support/staged-package.ts';
 
 const withChromium = chromiumInstalled('test/client/package/browser.test.ts');
 /** Where the screenshots go: dist/ is build output, never committed. */
@@ -73,7 +72,8 @@ describe.skipIf(!withChromium)(
   'the MSW handlers of @animal-store/client in headless Chromium',
   { timeout: 60_000 },
   () => {
-    let staged: StagedPackage;
+    /** A folder of the shared consumer project, whose node_modules holds the package as installed. */
+    let root: string;
     let site: Server;
     let siteUrl: string;
     let browser: Browser;
@@ -81,17 +81,17 @@ describe.skipIf(!withChromium)(
     const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      staged = await stagePackage();
-      const www = path.join(staged.root, 'www');
+      root = await mkdtemp(path.join(inject('sharedBuilds').consumer, 'browser-'));
+      const www = path.join(root, 'www');
       await mkdir(www);
-      await writeFile(path.join(staged.root, 'page.js'), PAGE_SOURCE);
+      await writeFile(path.join(root, 'page.js'), PAGE_SOURCE);
       await writeFile(path.join(www, 'index.html'), PAGE_HTML);
       await copyFile(
         path.join(REPOSITORY_ROOT, 'node_modules', 'msw', 'lib', 'mockServiceWorker.js'),
         path.join(www, 'mockServiceWorker.js'),
       );
       await esbuild.build({
-        entryPoints: [path.join(staged.root, 'page.js')],
+        entryPoints: [path.join(root, 'page.js')],
         outfile: path.join(www, 'app.js'),
         bundle: true,
         format: 'esm',
@@ -123,7 +123,7 @@ describe.skipIf(!withChromium)(
     afterAll(async () => {
       await browser?.close();
       await new Promise((resolve) => (site ? site.close(resolve) : resolve(undefined)));
-      await staged?.remove();
+      if (root) await rm(root, { recursive: true, force: true });
       expect(pageErrors, 'uncaught errors on the page').toEqual([]);
     });
 

@@ -1,12 +1,11 @@
 // The client package as another project uses it: packed with `npm pack ./client`, installed from
-// the tarball into a project in a temporary folder, its script type-checked with `tsc --strict`
+// the tarball into a project in a temporary folder (once per run, test/support/shared-builds.ts), its script type-checked with `tsc --strict`
 // and run with plain Node (no TypeScript loader) against the real server.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
@@ -79,29 +78,17 @@ const TSCONFIG = {
 };
 
 describe('@animal-store/client installed from its tarball', { timeout: 60_000 }, () => {
-  let workDir: string;
   let consumer: string;
+  let packageDir: string;
   let tarball: string;
   let server: ListeningApp;
 
   beforeAll(async () => {
-    workDir = await mkdtemp(path.join(tmpdir(), 'animal-store-consumer-'));
-    // The client's prepack builds it first.
-    const { stdout } = await run('npm', ['pack', './client', '--pack-destination', workDir, '--json'], {
-      cwd: REPOSITORY_ROOT,
-    });
-    const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    if (!packed) throw new Error(`npm pack reported nothing: ${stdout}`);
-    tarball = path.join(workDir, packed.filename);
-
-    consumer = path.join(workDir, 'consumer');
-    await mkdir(consumer);
-    await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
-    const msw = JSON.parse(await readFile(path.join(REPOSITORY_ROOT, 'node_modules', 'msw', 'package.json'), 'utf8'));
-    // From npm's cache: this repository's install put every one of these packages there.
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `msw@${msw.version}`], {
-      cwd: consumer,
-    });
+    const shared = inject('sharedBuilds');
+    tarball = shared.tarball;
+    // A project of its own inside the one the tarball was installed into, which resolves the package from there.
+    consumer = await mkdtemp(path.join(shared.consumer, 'app-'));
+    packageDir = path.join(shared.consumer, 'node_modules', '@animal-store', 'client');
     server = await startListeningApp();
     await writeFile(path.join(consumer, 'app.ts'), appSource(`${server.origin}/v1`, server.apiKey));
     await writeFile(path.join(consumer, 'mocks.ts'), mocksSource);
@@ -110,7 +97,7 @@ describe('@animal-store/client installed from its tarball', { timeout: 60_000 },
 
   afterAll(async () => {
     await server?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    if (consumer) await rm(consumer, { recursive: true, force: true });
   });
 
   it('ships the build and its manifest only, with openapi-fetch its one dependency and msw an optional peer', async () => {
@@ -120,9 +107,7 @@ describe('@animal-store/client installed from its tarball', { timeout: 60_000 },
     expect(files).toEqual(
       expect.arrayContaining(['package/dist/index.js', 'package/dist/msw.js', 'package/dist/types/client/index.d.ts']),
     );
-    const installed = JSON.parse(
-      await readFile(path.join(consumer, 'node_modules', '@animal-store', 'client', 'package.json'), 'utf8'),
-    );
+    const installed = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8'));
     expect(Object.keys(installed.dependencies)).toEqual(['openapi-fetch']);
     expect(installed.peerDependencies).toEqual({ msw: expect.any(String) });
     expect(installed.peerDependenciesMeta).toEqual({ msw: { optional: true } });

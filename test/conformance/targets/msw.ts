@@ -3,26 +3,26 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
-import { stagePackage } from '../../support/staged-package.ts';
+import { installedPackage, sharedBuilds } from '../../support/shared-builds.ts';
 
 /** The static mock takes any bearer token as a key. */
 const MOCK_KEY = 'ask_mswmswmswmswmswmswmswmswmswmswmswmswmswmsw';
 
 /**
- * The `msw` target: the client package's MSW handlers (stateful), built as published, under
+ * The `msw` target: the client package's MSW handlers (stateful), as installed from its tarball, under
  * msw/node in a process of their own that serves them to the suite over HTTP. Like the static
  * mock, they answer `Prefer: code=...` with the contract's declared answer, and never refuse a
  * key over its limit.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const staged = await stagePackage();
+  const { builds } = await sharedBuilds();
   const bridge = spawn(
     process.execPath,
     [
       '--import',
       'tsx',
       path.join(import.meta.dirname, 'msw-bridge.ts'),
-      path.join(staged.packageDir, 'dist', 'msw.js'),
+      path.join(installedPackage(builds), 'dist', 'msw.js'),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -31,7 +31,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       bridge.kill();
       await once(bridge, 'exit');
     }
-    await staged.remove();
   };
   const [origin] = await Promise.race([
     once(createInterface({ input: bridge.stdout }), 'line') as Promise<[string]>,

@@ -3,12 +3,10 @@
 // packed client installed from its tarball, then run with plain Node against the package's own
 // mock (its MSW handlers); every curl sample run against the mock of `npm run mock`.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildClient, CLIENT_DIR } from '../../../scripts/client/build.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type JsonObject, operationObjects } from '../../../contract/document.ts';
 import { type RunningStaticMock, startMock } from '../../../mock/node/server.ts';
 import { CLIENT_PACKAGE, type CodeSample } from '../../../scripts/docs/code-samples.ts';
@@ -62,42 +60,14 @@ setupServer(...createMockHandlers()).listen({ onUnhandledRequest: 'error' });
 `;
 
 describe('code samples of every operation in the docs', { timeout: 120_000 }, () => {
-  let workDir: string;
   let consumer: string;
   let mock: RunningStaticMock;
 
   beforeAll(async () => {
-    workDir = await mkdtemp(path.join(tmpdir(), 'animal-store-samples-'));
-    // Packed from a build of its own: test/client/package/consumer.test.ts packs client/, whose prepack
-    // rewrites client/dist/ while this file may run.
-    const packageDir = path.join(workDir, 'package');
-    await mkdir(packageDir);
-    await copyFile(path.join(CLIENT_DIR, 'package.json'), path.join(packageDir, 'package.json'));
-    await buildClient(path.join(packageDir, 'dist'));
-    const { stdout } = await run(
-      'npm',
-      ['pack', packageDir, '--ignore-scripts', '--pack-destination', workDir, '--json'],
-      { cwd: workDir },
-    );
-    const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
-    if (!packed) throw new Error(`npm pack reported nothing: ${stdout}`);
-    consumer = path.join(workDir, 'consumer');
-    await mkdir(path.join(consumer, 'samples'), { recursive: true });
-    await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
-    const msw = JSON.parse(await readFile(path.join(REPOSITORY_ROOT, 'node_modules', 'msw', 'package.json'), 'utf8'));
-    // From npm's cache: this repository's install put every one of these packages there.
-    await run(
-      'npm',
-      [
-        'install',
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        path.join(workDir, packed.filename),
-        `msw@${msw.version}`,
-      ],
-      { cwd: consumer },
-    );
+    // A project of its own inside the one the packed client was installed into (once per run,
+    // test/support/shared-builds.ts), which resolves the package and msw from there.
+    consumer = await mkdtemp(path.join(inject('sharedBuilds').consumer, 'samples-'));
+    await mkdir(path.join(consumer, 'samples'));
     await writeFile(path.join(consumer, 'tsconfig.json'), JSON.stringify(TSCONFIG));
     await writeFile(path.join(consumer, 'mock-setup.mjs'), MOCK_SETUP);
     for (const sample of samples)
@@ -107,7 +77,7 @@ describe('code samples of every operation in the docs', { timeout: 120_000 }, ()
 
   afterAll(async () => {
     await mock?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    if (consumer) await rm(consumer, { recursive: true, force: true });
   });
 
   it('has a curl and a client sample for every operation of the contract', () => {
@@ -150,7 +120,7 @@ describe('code samples of every operation in the docs', { timeout: 120_000 }, ()
       samplesOf(renamed).find((candidate) => candidate.operationId === 'createPet'),
       'the sample of createPet',
     );
-    const project = path.join(workDir, 'renamed');
+    const project = path.join(consumer, 'renamed');
     await mkdir(path.join(project, 'samples'), { recursive: true });
     await writeFile(path.join(project, 'samples', 'createPet.ts'), sample.typescript);
     await writeFile(
@@ -158,7 +128,6 @@ describe('code samples of every operation in the docs', { timeout: 120_000 }, ()
       JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, noEmit: true } }),
     );
     await writeFile(path.join(project, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
-    await symlink(path.join(consumer, 'node_modules'), path.join(project, 'node_modules'), 'dir');
 
     const failed = await run(process.execPath, [TSC, '-p', project]).then(
       () => '',
