@@ -12,7 +12,7 @@ import { load } from 'js-yaml';
 import ts from 'typescript';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLIENT_DIR = path.join(REPO_ROOT, 'client');
+const CLIENT_DIR = path.join(REPO_ROOT, 'client');
 
 /**
  * Writes the package's build into `distDir` (client/dist by default), replacing what was there.
