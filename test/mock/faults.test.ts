@@ -60,7 +60,7 @@ function rawGet(
   });
 }
 
-describe('mock latency and faults', { timeout: 30_000 }, () => {
+describe('mock latency and faults', () => {
   let directory: string;
   /** No delay; the shipped scenarios plus `dropping` and `truncating`. */
   let mock: RunningMock;

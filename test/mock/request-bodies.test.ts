@@ -38,7 +38,7 @@ function send(url: string, options: http.RequestOptions, body: string | Buffer):
 let mock: RunningMock;
 beforeAll(async () => {
   mock = await startMock();
-}, 30_000);
+});
 afterAll(async () => {
   await mock?.close();
 });
@@ -67,7 +67,7 @@ function streamedBody(size: number): ReadableStream<Uint8Array> {
   });
 }
 
-describe("startMock's request body limit", { timeout: 30_000 }, () => {
+describe("startMock's request body limit", () => {
   let answers: Map<string, AnswerSent>;
   const recordAnswer = (message: unknown) => {
     const { request, socket } = message as { request: http.IncomingMessage; socket: Socket };
@@ -193,7 +193,7 @@ async function outcomeOf(origin: string, authorization: string, bodyCase: BodyCa
   return { status, code, message };
 }
 
-describe('startMock and the server on request bodies they refuse before validation', { timeout: 30_000 }, () => {
+describe('startMock and the server on request bodies they refuse before validation', () => {
   let server: RealServer;
   beforeAll(async () => {
     server = await startRealServer();

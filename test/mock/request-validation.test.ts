@@ -74,7 +74,7 @@ async function outcomeOf(
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
 
-describe("startMock and the server on requests the contract's validator refuses", { timeout: 30_000 }, () => {
+describe("startMock and the server on requests the contract's validator refuses", () => {
   let mock: RunningMock;
   let server: RealServer;
   beforeAll(async () => {

@@ -115,7 +115,7 @@ function expectNamesKnownScenarios(message: string) {
   for (const name of scenarios.keys()) expect(message).toContain(name);
 }
 
-describe('mock scenarios', { timeout: 30_000 }, () => {
+describe('mock scenarios', () => {
   let mock: RunningMock;
   /** Started with `scenario: 'rate-limited'`. */
   let limited: RunningMock;
@@ -375,7 +375,7 @@ describe('mock scenarios', { timeout: 30_000 }, () => {
   });
 });
 
-describe('the scenarios file, checked against the contract when a mock starts', { timeout: 30_000 }, () => {
+describe('the scenarios file, checked against the contract when a mock starts', () => {
   let directory: string;
   beforeAll(async () => {
     directory = await mkdtemp(path.join(tmpdir(), 'mock-scenarios-'));
@@ -443,7 +443,7 @@ describe('the scenarios file, checked against the contract when a mock starts', 
   });
 });
 
-describe('startStatefulMock with scenarios', { timeout: 30_000 }, () => {
+describe('startStatefulMock with scenarios', () => {
   let plain: RunningStatefulMock;
   let limited: RunningStatefulMock;
   beforeAll(async () => {

@@ -28,7 +28,7 @@ function requester(mock: () => RunningStatefulMock) {
     });
 }
 
-describe('startStatefulMock', { timeout: 30_000 }, () => {
+describe('startStatefulMock', () => {
   let mock: RunningStatefulMock;
   beforeAll(async () => {
     mock = await startStatefulMock();
@@ -230,7 +230,7 @@ describe('startStatefulMock', { timeout: 30_000 }, () => {
   });
 });
 
-describe('startStatefulMock with corsOrigins', { timeout: 30_000 }, () => {
+describe('startStatefulMock with corsOrigins', () => {
   let mock: RunningStatefulMock;
   beforeAll(async () => {
     mock = await startStatefulMock({ corsOrigins: ['https://app.example'] });
@@ -254,7 +254,7 @@ describe('startStatefulMock with corsOrigins', { timeout: 30_000 }, () => {
   });
 });
 
-describe("startStatefulMock with { plan: 'free' }", { timeout: 30_000 }, () => {
+describe("startStatefulMock with { plan: 'free' }", () => {
   let mock: RunningStatefulMock;
   beforeAll(async () => {
     mock = await startStatefulMock({ plan: 'free' });
@@ -280,7 +280,7 @@ describe("startStatefulMock with { plan: 'free' }", { timeout: 30_000 }, () => {
   });
 });
 
-describe("startStatefulMock with { pets: 45, seed: 'x' }", { timeout: 30_000 }, () => {
+describe("startStatefulMock with { pets: 45, seed: 'x' }", () => {
   let mock: RunningStatefulMock;
   let again: RunningStatefulMock;
   beforeAll(async () => {

@@ -11,7 +11,7 @@ function mockPlanLimits() {
   return fixedLimits(rateLimitRules(loadContract().document), MOCK_PLAN);
 }
 
-describe('startMock with the contract examples', { timeout: 30_000 }, () => {
+describe('startMock with the contract examples', () => {
   let mock: RunningMock;
   beforeAll(async () => {
     mock = await startMock();

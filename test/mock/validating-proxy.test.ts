@@ -27,7 +27,7 @@ const CONFORMING_LIST: Reply = {
 };
 
 /** A stand-in for the server that answers whatever a test tells it to, and records what it got. */
-describe('startValidatingProxy', { timeout: 30_000 }, () => {
+describe('startValidatingProxy', () => {
   let upstream: http.Server;
   let proxy: RunningMock;
   let reply: Reply;

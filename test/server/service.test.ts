@@ -32,7 +32,7 @@ function targetOf(url: string): { host: string; port: number } {
   return { host: hostname, port: Number(port || (protocol.startsWith('redis') ? 6379 : 5432)) };
 }
 
-describe.skipIf(!available)('openService on PostgreSQL and Redis', { timeout: 30_000 }, () => {
+describe.skipIf(!available)('openService on PostgreSQL and Redis', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let postgresProxy: TcpProxy;
   let redisProxy: TcpProxy;

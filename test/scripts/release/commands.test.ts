@@ -88,7 +88,7 @@ async function removePetStatus(): Promise<string> {
 const addNickname = (content: string) =>
   `${content.trimEnd()}\n  nickname:\n    type: string\n    description: What the family calls the animal.\n`;
 
-describe('npm run diff', { timeout: 30_000 }, () => {
+describe('npm run diff', () => {
   it('passes with no change against the latest release', async () => {
     const { code, lines } = await diff();
     expect(code).toBe(0);
@@ -170,7 +170,7 @@ describe('npm run diff after a new collection and npm run generate', { timeout: 
   );
 });
 
-describe('npm run release', { timeout: 30_000 }, () => {
+describe('npm run release', () => {
   const release = async (version: string) => {
     const lines: string[] = [];
     const code = await runRelease(workspace.locations, version, {

@@ -198,7 +198,7 @@ describe.skipIf(!redisUp)('redis limiter: state in Redis', () => {
       ),
       { numRuns: 200 },
     );
-  }, 30_000);
+  });
 });
 
 describe.skipIf(!redisUp)('redis limiter: several instances on one Redis', () => {

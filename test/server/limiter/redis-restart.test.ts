@@ -79,7 +79,7 @@ async function decisionAfterRestart(hit: () => Promise<RateDecision>): Promise<R
   return decision as RateDecision;
 }
 
-describe.skipIf(!installed)('redis limiter: a restart of Redis', { timeout: 30_000 }, () => {
+describe.skipIf(!installed)('redis limiter: a restart of Redis', () => {
   it.each<[string, string[], RateDecision['outcome']]>([
     [
       'with append-only persistence keeps the ban',

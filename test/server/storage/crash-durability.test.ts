@@ -44,7 +44,7 @@ describe('SQLite collection store durability', () => {
       expect(await store.get(id)).toEqual({ id, name: `Pet ${id}`, categoryId: id, status: 'available' });
     }
     db.close();
-  }, 20_000);
+  });
 
   it('keeps every pet the server acknowledged with 201 when killed with SIGKILL amid concurrent POSTs', async () => {
     const path = join(tempDir(), 'server.db');
@@ -107,5 +107,5 @@ describe('SQLite collection store durability', () => {
     );
     db.close();
     for (const [id, name] of acknowledged) expect(stored.get(id)).toBe(name);
-  }, 30_000);
+  });
 });

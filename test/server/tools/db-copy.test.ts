@@ -151,7 +151,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     const position = { collection: 'pets', filters: { status: 'sold' } };
     const issued = cursorCodec(source.cursorSecret).encode({ ...position, afterId: 40 });
     expect(cursorCodec(target.cursorSecret).decode(issued, position, ['status'])).toBe(40);
-  }, 30_000);
+  });
 
   it('carries the answers kept under Idempotency-Keys, so a retry after the move replays instead of creating again', async () => {
     const path = join(tempDir(), 'animal-store.db');
@@ -190,7 +190,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     const target = await openPostgres(url);
     expect((await petsIn(target).create({ name: 'Next', categoryId: 1, status: 'available' })).id).toBe(1_501);
     expect((await target.keys.create({ plan: 'free' })).record.id).toBe(4);
-  }, 30_000);
+  });
 
   it.each<[string, (storage: Storage) => Promise<unknown>, RegExp]>([
     [
@@ -232,7 +232,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     const target = await openPostgres(url);
     expect(await petsIn(target).list({ limit: 10 })).toEqual({ items: [], hasMore: false });
     expect(await target.keys.count()).toBe(0);
-  }, 30_000);
+  });
 
   it('refuses, naming it, a table of the source that the contract does not describe, and copies nothing', async () => {
     const source = await seededSqlite();
@@ -250,7 +250,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     const target = await openPostgres(url);
     expect(await petsIn(target).list({ limit: 10 })).toEqual({ items: [], hasMore: false });
     expect(await target.keys.count()).toBe(0);
-  }, 30_000);
+  });
 
   it('runs as npm run db:copy', async () => {
     const source = await seededSqlite();
@@ -260,7 +260,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
       cwd: REPOSITORY_ROOT,
     });
     expect(stdout).toContain(`Copied ${copiedCounts(source)}, 3 API keys and the cursor secret`);
-  }, 30_000);
+  });
 });
 
 describe('db:copy refusals', () => {

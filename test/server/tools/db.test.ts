@@ -161,7 +161,7 @@ describe('db:backup', () => {
     expect(copy.keys).toEqual(live.keys);
     expect(copy.cursorSecret).toHaveLength(32);
     expect(copy.cursorSecret).toEqual(live.cursorSecret);
-  }, 30_000);
+  });
 
   it('reports the file written, its size, its pets and keys, and that it passed the integrity check', async () => {
     const dir = tempDir();
@@ -252,7 +252,7 @@ describe('db:check', () => {
     expect(checkedPath).toBe(path);
     expect(Number(pets)).toBeGreaterThan(SEEDED_PETS);
     expect(rest).toEqual([]);
-  }, 30_000);
+  });
 
   it('lists the problems SQLite reports on a database with overwritten pages and says how to restore, exit code 1', async () => {
     const path = join(tempDir(), 'live.db');
@@ -351,7 +351,7 @@ describe('npm run db:backup and db:check (the processes)', () => {
     const check = await npmRun(['db:check'], target);
     expect(check.stdout).toContain(`ok\n`);
     expect(check.stdout).toContain(`: ${holds(3, 2)}.\n`);
-  }, 30_000);
+  });
 
   it('exits with code 2 when the backup file exists already', async () => {
     const dir = tempDir();
@@ -360,5 +360,5 @@ describe('npm run db:backup and db:check (the processes)', () => {
       code: 2,
       stderr: expect.stringContaining('exists already'),
     });
-  }, 30_000);
+  });
 });

@@ -276,14 +276,14 @@ describe('npm run keys (the process)', () => {
     const { stdout } = await runProcess(['create', '--plan', 'free'], path);
     const secret = stdout.trimEnd().split('\n').at(-1) ?? '';
     expect(await findActive(path, secret)).toMatchObject({ plan: 'free' });
-  }, 20_000);
+  });
 
   it('exits with code 2 on bad arguments', async () => {
     await expect(runProcess(['create', '--plan', 'gold'], join(tempDir(), 'keys.db'))).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining('Usage: npm run keys'),
     });
-  }, 20_000);
+  });
 });
 
 describe('keys with a malformed DATABASE_POOL_SIZE', () => {
@@ -304,7 +304,7 @@ describe('keys with a malformed DATABASE_POOL_SIZE', () => {
       stderr: 'Error: DATABASE_POOL_SIZE must be a whole number from 1 to 1000; got "0".\n',
     });
     expect(existsSync(path)).toBe(false);
-  }, 20_000);
+  });
 });
 
 describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_URL', () => {
@@ -359,5 +359,5 @@ describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_UR
     );
     const secret = stdout.trimEnd().split('\n').at(-1) ?? '';
     expect(await findActiveThere(secret)).toMatchObject({ plan: 'business' });
-  }, 20_000);
+  });
 });
