@@ -23,6 +23,8 @@ export interface ServiceConfig extends Pick<AppDeps, 'logger' | 'clientAddress' 
   storage?: StorageConfig;
   /** Where the rate-limit windows live, unless passed in: process memory by default. */
   limiter?: LimiterConfig;
+  /** How long the start keeps trying to reach the storage it opens; once by default. */
+  startTimeoutMs?: number;
   clock?: Clock;
   contract?: Contract;
 }
@@ -57,6 +59,7 @@ export async function openService(
   {
     storage: storageConfig,
     limiter = { engine: 'memory' },
+    startTimeoutMs = 0,
     clock = systemClock,
     contract = loadContract(),
     ...deps
@@ -73,7 +76,12 @@ export async function openService(
       deps.logger.error({ event: 'limiter_unavailable', reason: error.reason });
     });
     if (parts.storage) storage = parts.storage;
-    else if (storageConfig) storage = await openStorage(storageConfig, clock, contract);
+    else if (storageConfig)
+      storage = await openStorage(storageConfig, clock, contract, {
+        forMs: startTimeoutMs,
+        onRetry: (error, waitMs) =>
+          deps.logger.warn({ event: 'storage_unavailable_at_start', reason: error.reason, retryInMs: waitMs }),
+      });
     else throw new Error('openService needs a storage: its configuration, or one opened.');
   } catch (error) {
     await limiters.close();

@@ -26,6 +26,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long after SIGTERM new requests are still taken while /readyz fails, so a balancer stops sending them first. */
   shutdownDelayMs: number;
+  /** How long the start keeps trying to reach PostgreSQL (starting too, or slow on a loaded host) before it gives up. */
+  startTimeoutMs: number;
 }
 
 const DEFAULT_DATABASE_PATH = 'data/animal-store.db';
@@ -45,6 +47,7 @@ export function readConfig(env: Environment): Config {
     trustProxy: read.flag('TRUST_PROXY'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     shutdownDelayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+    startTimeoutMs: read.integer('START_TIMEOUT_MS', 30_000, 0, 600_000),
   };
 }
 

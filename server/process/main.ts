@@ -41,6 +41,7 @@ async function start() {
   const service = await openService({
     storage: config.storage,
     limiter: config.limiter,
+    startTimeoutMs: config.startTimeoutMs,
     logger,
     clientAddress: clientAddressResolver(config.trustProxy),
     corsOrigins: config.corsOrigins,

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../core/errors.ts';
+import { UnavailableError, UsageError } from '../../../core/errors.ts';
 import type { Environment } from '../../../node/variables.ts';
 import { readStorageConfig } from '../../../server/process/config.ts';
 import { openStorage } from '../../../server/storage/open.ts';
 import type { Storage } from '../../../server/storage/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
+import { startTcpProxy } from '../../support/tcp-proxy.ts';
 import { useTempDirs } from '../../support/temp-dir.ts';
 
 const tempDir = useTempDirs();
@@ -41,6 +42,38 @@ describe('openStorage as the environment configures it', () => {
     const { hostname, port, pathname } = new URL(database.url);
     expect(storage.description).toBe(`PostgreSQL at ${hostname}:${port}${pathname}`);
     await expect(storage.ping()).resolves.toBeUndefined();
+  });
+});
+
+describe.skipIf(!withPostgres)('openStorage at start-up, while PostgreSQL cannot be reached yet', () => {
+  it('tries again, saying so each time, until PostgreSQL answers within the time it is given', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const direct = new URL(database.url);
+    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
+    cleanups.push(() => proxy.close());
+    await proxy.refuse();
+    const proxied = new URL(database.url);
+    proxied.port = String(proxy.port);
+    const retried: string[] = [];
+    const opening = openStorage(readStorageConfig({ DATABASE_URL: proxied.href }), undefined, undefined, {
+      forMs: 60_000,
+      onRetry: (error) => retried.push(error.reason),
+    });
+    // PostgreSQL comes up once the start has been refused at least twice.
+    await expect.poll(() => retried.length).toBeGreaterThanOrEqual(2);
+    await proxy.forward();
+    const storage = await opening;
+    cleanups.push(() => storage.close());
+    await expect(storage.ping()).resolves.toBeUndefined();
+  });
+
+  it('gives up with the UnavailableError once its time is over', async () => {
+    const opening = openStorage(readStorageConfig({ DATABASE_URL: UNREACHABLE_URL }), undefined, undefined, {
+      forMs: 600,
+      onRetry: () => {},
+    });
+    await expect(opening).rejects.toBeInstanceOf(UnavailableError);
   });
 });
 
