@@ -22,10 +22,10 @@ import {
   flawedRequests,
   type Generated,
   rejectionProblems,
+  type Schema,
   validRequests,
 } from '../support/operation-requests.ts';
 import { createPets, nextLink, requestFromLink } from '../support/pets.ts';
-import type { Schema } from '../support/schema-arbitraries.ts';
 import type { Endpoint } from '../support/target.ts';
 
 let requestsSent = 0;

@@ -3,11 +3,15 @@
 import fc from 'fast-check';
 import type { ParameterObject } from 'openapi-typescript';
 import { collectionRoleOf, loadContract, type OperationId } from '../../../contract/index.ts';
+import { type Invalid, schemaArbitraries } from '../../../fuzz/schema-arbitraries.ts';
 import type { Pet } from '../../../generated/openapi.ts';
 import { jsonContent, operation, requestBody, resolve } from '../../spec/contract.ts';
 import { defined } from '../../support/defined.ts';
 import { type ApiRequest, type ApiResponse, responseProblems } from './client.ts';
-import { invalidValues, type Schema, validValues } from './schema-arbitraries.ts';
+
+export type Schema = Record<string, unknown>;
+
+const { validValues, invalidValues } = schemaArbitraries(loadContract().document);
 
 /** A generated request, with the operation it is meant for. */
 export interface Generated extends ApiRequest {
@@ -47,6 +51,18 @@ function parametersOf(operationId: OperationId): ParameterObject[] {
 export function bodySchemaOf(operationId: OperationId): Schema | undefined {
   const body = requestBody(operationId);
   return body === undefined ? undefined : (jsonContent(body).schema as Schema | undefined);
+}
+
+/**
+ * This service's rule for integers as text (the product's decisions, beyond what JSON Schema says):
+ * one value has one spelling, plain decimal digits without sign, padding, fraction or exponent.
+ */
+function nonCanonicalIntegers(schema: unknown): fc.Arbitrary<Invalid> | undefined {
+  if ((resolve(schema as Schema) as Schema).type !== 'integer') return undefined;
+  return fc
+    .integer({ min: 0, max: 1_000_000 })
+    .chain((value) => fc.constantFrom(`0${value}`, `+${value}`, `${value}.0`, `${value}e0`, ` ${value}`))
+    .map((value) => ({ value, flaw: 'not written in canonical decimal digits' }));
 }
 
 /** Path parameter text that would change the path itself rather than fill a segment of it. */
@@ -119,7 +135,10 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
       code,
       field: parameter.name,
     });
-    const invalid = invalidValues(parameter.schema, 'text')?.filter(
+    const flaws = [invalidValues(parameter.schema, 'text'), nonCanonicalIntegers(parameter.schema)].filter(
+      (flaw) => flaw !== undefined,
+    );
+    const invalid = (flaws.length === 0 ? undefined : fc.oneof(...flaws))?.filter(
       (candidate) =>
         (location !== 'path' || !reshapesPath(String(candidate.value))) &&
         (location !== 'header' || sendableAsHeader(String(candidate.value))),

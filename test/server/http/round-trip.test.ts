@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validValues } from '../../contract/support/schema-arbitraries.ts';
-import { componentSchema, keywords } from '../../spec/contract.ts';
+import { schemaArbitraries } from '../../../fuzz/schema-arbitraries.ts';
+import { componentSchema, contract, keywords } from '../../spec/contract.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 /**
@@ -13,6 +13,8 @@ const petProperties = Object.keys(keywords(componentSchema('Pet')).properties as
 
 const WHERE_TO_ADD =
   'add a column in server/store/migrations.ts, write and read it in server/store/sqlite-pet-store.ts, and pass it on in server/handlers/';
+
+const { validValues } = schemaArbitraries(contract);
 
 /** Every property NewPet declares, required or optional, with a value its schema allows. */
 const completeNewPets = fc.record(
