@@ -33,5 +33,5 @@ export {
   type RequestValidator,
   requestValidator,
 } from './request-validator.ts';
-export { type ObservedResponse, responseValidator } from './response-validator.ts';
+export { type ObservedResponse, type ResponseValidator, responseValidator } from './response-validator.ts';
 export { schemaCompiler } from './schemas.ts';

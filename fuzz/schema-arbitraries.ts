@@ -18,9 +18,11 @@ export interface Invalid {
 }
 
 /** Where a value travels: as JSON, or as the text of a query, path or header parameter. */
-type Channel = 'json' | 'text';
+export type Channel = 'json' | 'text';
 
 export interface SchemaArbitraries {
+  /** The schema's own keywords: `$ref` followed, `allOf`'s schemas merged in. */
+  keywords(schema: unknown): JsonSchema;
   /** Values the schema accepts. */
   validValues(schema: unknown): fc.Arbitrary<unknown>;
   /** Values that break one rule of the schema, sent as JSON or as parameter text; none when it has no rule to break. */
@@ -32,13 +34,13 @@ const UNBOUNDED_LENGTH = 200;
 /** The most items generated where a schema sets no `maxItems`, or a larger one. */
 const MOST_ITEMS = 5;
 
-const codePoints = (text: string) => [...text].length;
+export const codePoints = (text: string) => [...text].length;
 
 /** `a` or `an` before a word. */
-const withArticle = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+export const withArticle = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 
 /** The schema's types: its `type`, as a list; those its `enum` or `const` values have when it has none. */
-function typesOf(schema: JsonSchema): string[] {
+export function typesOf(schema: JsonSchema): string[] {
   if (Array.isArray(schema.type)) return schema.type as string[];
   if (typeof schema.type === 'string') return [schema.type];
   const values: unknown[] = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : [];
@@ -57,7 +59,7 @@ function jsonType(value: unknown): string {
  * inside it for an integer, and stays itself, marked excluded, for a number. Without bounds, the
  * integers JSON carries exactly (or those of `format: int32`).
  */
-function numberBounds(
+export function numberBounds(
   schema: JsonSchema,
   integer: boolean,
 ): { min: number; max: number; minExcluded: boolean; maxExcluded: boolean } {
@@ -75,7 +77,7 @@ function numberBounds(
   return { min: lower.value, max: upper.value, minExcluded: lower.excluded, maxExcluded: upper.excluded };
 }
 
-function stringRules(schema: JsonSchema): { minLength: number; maxLength: number; pattern?: RegExp } {
+export function stringRules(schema: JsonSchema): { minLength: number; maxLength: number; pattern?: RegExp } {
   const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
   return {
     minLength,
@@ -89,7 +91,7 @@ function stringRules(schema: JsonSchema): { minLength: number; maxLength: number
  * Characters that break text patterns: Unicode white space of several kinds, C0 and C1 control
  * characters, and a few ordinary letters so that mixed strings occur too.
  */
-const PATTERN_BREAKERS = [
+export const PATTERN_BREAKERS = [
   ' ',
   '\t',
   '\n',
@@ -115,7 +117,7 @@ const PATTERN_BREAKERS = [
 ];
 
 /** Strings of the formats JSON Schema and ajv-formats define, for the ones an API commonly uses. */
-function formatted(format: string): fc.Arbitrary<string> | undefined {
+export function formatted(format: string): fc.Arbitrary<string> | undefined {
   const dates = fc.date({
     min: new Date('1970-01-01T00:00:00Z'),
     max: new Date('2999-12-31T23:59:59Z'),
@@ -153,8 +155,8 @@ function formatted(format: string): fc.Arbitrary<string> | undefined {
   }
 }
 
-/** A string no defined format accepts, for the formats `formatted` knows. */
-const NOT_OF_ANY_FORMAT = ['not a value of this format', '2024-13-45T99:99:99Z', 'x@', '::::', ''];
+/** Strings no format `formatted` knows accepts. */
+export const NOT_OF_ANY_FORMAT = ['not a value of this format', '2024-13-45T99:99:99Z', 'x@', '::::', ''];
 
 export function schemaArbitraries(document: object): SchemaArbitraries {
   const keywords = (schema: unknown): JsonSchema => resolveRef<JsonSchema>(document, schema ?? {});
@@ -243,10 +245,12 @@ export function schemaArbitraries(document: object): SchemaArbitraries {
       codePoints(text) >= minLength && codePoints(text) <= maxLength && (pattern?.test(text) ?? true);
     const format = typeof schema.format === 'string' ? formatted(schema.format) : undefined;
     if (format) return format.filter(fits);
+    // Crossing over to the first kind when shrinking, a failing string shrinks to a short plain one.
     return fc
       .oneof(
-        { arbitrary: fc.string({ unit: 'binary', minLength, maxLength }), weight: 3 },
+        { withCrossShrink: true },
         { arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength }), weight: 2 },
+        { arbitrary: fc.string({ unit: 'binary', minLength, maxLength }), weight: 3 },
         { arbitrary: fc.string({ unit: 'binary', minLength: maxLength, maxLength }), weight: 1 },
         // fast-check builds strings from a pattern without lookarounds only; the strings above,
         // filtered below, cover a pattern with them.
@@ -458,5 +462,5 @@ export function schemaArbitraries(document: object): SchemaArbitraries {
     return flaws.length === 0 ? undefined : fc.oneof(...flaws);
   }
 
-  return { validValues, invalidValues };
+  return { keywords: (schema) => merged(keywords(schema)), validValues, invalidValues };
 }

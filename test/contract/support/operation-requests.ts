@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { ParameterObject } from 'openapi-typescript';
 import { collectionRoleOf, loadContract, type OperationId } from '../../../contract/index.ts';
 import { type Invalid, schemaArbitraries } from '../../../fuzz/schema-arbitraries.ts';
+import { reshapesPath, sendableAsHeader } from '../../../fuzz/values.ts';
 import type { Pet } from '../../../generated/openapi.ts';
 import { jsonContent, operation, requestBody, resolve } from '../../spec/contract.ts';
 import { defined } from '../../support/defined.ts';
@@ -38,12 +39,6 @@ const SERVICE_ISSUED: ReadonlyMap<string, string> = new Map([['cursor', 'invalid
  */
 const HEADER_CODES: ReadonlyMap<string, string> = new Map([['Idempotency-Key', 'invalid_idempotency_key']]);
 
-/**
- * Header text that HTTP can carry as it is: no control character, and no white space at either
- * end, which the client would trim away.
- */
-const sendableAsHeader = (text: string) => /^(?:[!-~\x80-\xff](?:[ -~\x80-\xff]*[!-~\x80-\xff])?)?$/.test(text);
-
 function parametersOf(operationId: OperationId): ParameterObject[] {
   return (operation(operationId).operation.parameters ?? []).map((parameter) => resolve<ParameterObject>(parameter));
 }
@@ -64,9 +59,6 @@ function nonCanonicalIntegers(schema: unknown): fc.Arbitrary<Invalid> | undefine
     .chain((value) => fc.constantFrom(`0${value}`, `+${value}`, `${value}.0`, `${value}e0`, ` ${value}`))
     .map((value) => ({ value, flaw: 'not written in canonical decimal digits' }));
 }
-
-/** Path parameter text that would change the path itself rather than fill a segment of it. */
-const reshapesPath = (text: string) => text === '' || text === '.' || text === '..';
 
 /** Parameter values as text; an id is as likely one the service assigned as any in range. */
 function validText(parameter: ParameterObject): fc.Arbitrary<string> {
