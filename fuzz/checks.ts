@@ -5,7 +5,7 @@ import type { ResponseValidator } from '../contract/index.ts';
 import type { Expectation } from './expectations.ts';
 import type { Answer, FuzzRequest } from './requests.ts';
 
-const CHECKS = [
+export const CHECKS = [
   'not_a_server_error',
   'status_code_conformance',
   'content_type_conformance',

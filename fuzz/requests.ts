@@ -48,7 +48,7 @@ export interface KeyPlacement {
 }
 
 /** The shell variable the curl command lines read the key from, so a printed finding never shows it. */
-const KEY_VARIABLE = 'FUZZ_KEY';
+export const KEY_VARIABLE = 'FUZZ_KEY';
 
 /** A character no API key holds and no bearer token may: appended, it makes the key a garbled one. */
 const GARBLE = '#';

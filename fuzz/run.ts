@@ -39,7 +39,7 @@ export interface FuzzReport {
   seconds: number;
 }
 
-const DEFAULT_MAX_EXAMPLES = 100;
+export const DEFAULT_MAX_EXAMPLES = 100;
 /** An answer slower than this counts as none (not_a_server_error). */
 const TIMEOUT_MS = 30_000;
 
