@@ -9,12 +9,10 @@ import { stagePackage } from '../../package/staged-package.ts';
 const MOCK_KEY = 'ask_mswmswmswmswmswmswmswmswmswmswmswmswmswmsw';
 
 /**
- * The `msw` target: the client package's MSW handlers (stateful), built as published, under
- * msw/node in a process of their own that serves them to the suite over HTTP. Like the static
- * mock, they answer `Prefer: code=...` with the contract's declared answer, and never refuse a
- * key over its limit.
+ * The client package's MSW handlers (stateful), built as published, under msw/node in a process of
+ * their own that serves them over HTTP at `origin`.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export async function startMswBridge(): Promise<{ origin: string; close(): Promise<void> }> {
   const staged = await stagePackage();
   const bridge = spawn(
     process.execPath,
@@ -42,6 +40,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await close();
     throw error;
   });
+  return { origin, close };
+}
+
+/**
+ * The `msw` target: the bridge to the package's MSW handlers. Like the static mock, they answer
+ * `Prefer: code=...` with the contract's declared answer, and never refuse a key over its limit.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const { origin, close } = await startMswBridge();
   const endpoint = { baseUrl: `${origin}/v1`, apiKey: MOCK_KEY };
   project.provide('target', {
     name: 'msw',
