@@ -263,8 +263,9 @@ function readLinks(contract: Contract, operation: ContractOperation): Record<str
   return links;
 }
 
-/** The operationId a local `operationRef` (`#/paths/~1pets~1{petId}/get`) points at. */
+/** The operationId a local `operationRef` (`#/paths/~1pets~1{petId}/get`) points at; none for one into another document. */
 function operationAt(contract: Contract, ref: string): string | undefined {
+  if (!ref.startsWith('#/')) return undefined;
   const target = resolveRef<JsonObject>(contract.document, { $ref: ref });
   return contract.operations.find((operation) => operation.definition === target)?.operationId;
 }

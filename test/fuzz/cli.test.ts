@@ -121,7 +121,14 @@ describe('npm run fuzz, against another API', () => {
 
     const report = JSON.parse(await readFile(reportFile, 'utf8'));
     expect(report).toMatchObject({ seed: 11, skippedChecks: { max_response_time: expect.any(String) } });
-    expect(Object.keys(report.operations).sort()).toEqual(['createNote', 'getHealth', 'getNote', 'listNotes']);
+    expect(Object.keys(report.operations).sort()).toEqual([
+      'attachFile',
+      'createNote',
+      'deleteNote',
+      'getHealth',
+      'getNote',
+      'listNotes',
+    ]);
     expect(report.operations.createNote.statuses['500']).toBeGreaterThan(0);
     const crash = report.findings.find(
       (finding: { check: string; operationId: string }) =>

@@ -106,6 +106,8 @@ async function bodyOf(request: IncomingMessage): Promise<string> {
 
 export async function startNotesServer(breaks?: Break): Promise<NotesServer> {
   const notes: Note[] = [];
+  /** Ids are never reused, also after a delete. */
+  let lastId = 0;
   const answer = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const type = status >= 400 ? 'application/problem+json' : 'application/json';
     response.writeHead(status, { 'Content-Type': type, ...headers });
@@ -151,7 +153,7 @@ export async function startNotesServer(breaks?: Break): Promise<NotesServer> {
     if (breaks === 'crashesAtLongestText' && codePoints(text as string) === 40)
       throw new Error('fixed-size buffer overrun');
     const note: Note = {
-      id: notes.length + 1,
+      id: ++lastId,
       text: text as string,
       priority,
       tags,
@@ -161,11 +163,15 @@ export async function startNotesServer(breaks?: Break): Promise<NotesServer> {
     answer(response, 201, note, { Location: `/api/notes/${note.id}` });
   };
 
-  const fetchNote = (idText: string, response: ServerResponse) => {
-    // Undecoded: a note's id has no character a path would escape.
+  /** The note a path names; undecoded, since a note's id has no character a path would escape. */
+  const noteAt = (idText: string): Note | undefined => {
     if (!/^[1-9]\d{0,6}$/.test(idText) || Number(idText) > 1_000_000)
       throw new Refusal(400, 'noteId must be 1 to 1000000.');
-    const note = notes.find((candidate) => candidate.id === Number(idText));
+    return notes.find((candidate) => candidate.id === Number(idText));
+  };
+
+  const fetchNote = (idText: string, response: ServerResponse) => {
+    const note = noteAt(idText);
     if (note) return answer(response, 200, note);
     if (breaks === 'undeclaredStatus') throw new Refusal(410, 'That note is gone.');
     if (breaks === 'problemWithoutTitle') return answer(response, 404, { status: 404, detail: 'No such note.' });
@@ -185,7 +191,23 @@ export async function startNotesServer(breaks?: Break): Promise<NotesServer> {
       if (request.headers['x-api-key'] !== NOTES_KEY && !served) throw new Refusal(401, 'Send the key in X-Api-Key.');
       if (route === 'GET /api/notes') return list(url.searchParams, response);
       if (route === 'POST /api/notes') return await create(request, response);
-      if (route === 'GET /api/notes/{noteId}') return fetchNote(url.pathname.split('/').at(-1) as string, response);
+      const idText = url.pathname.split('/')[3] ?? '';
+      if (route === 'GET /api/notes/{noteId}') return fetchNote(idText, response);
+      if (route === 'DELETE /api/notes/{noteId}') {
+        const note = noteAt(idText);
+        if (!note) throw new Refusal(404, 'No such note.');
+        notes.splice(notes.indexOf(note), 1);
+        response.writeHead(204).end();
+        return;
+      }
+      if (/^PUT \/api\/notes\/[^/]+\/attachment$/.test(`${request.method} ${url.pathname}`)) {
+        if (!noteAt(idText)) throw new Refusal(404, 'No such note.');
+        if (!request.headers['content-type']?.startsWith('multipart/form-data'))
+          throw new Refusal(415, 'Send the file as multipart/form-data.');
+        await bodyOf(request);
+        response.writeHead(204).end();
+        return;
+      }
       throw new Refusal(404, 'No such path.');
     } catch (error) {
       if (error instanceof Refusal)
