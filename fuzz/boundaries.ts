@@ -114,7 +114,7 @@ function stringBoundaries(values: Values, schema: object, own: JsonObject): Boun
   }
   // A string of `length` characters the schema's other rules accept, when one can be made of one character repeated.
   const first = values.firstValid(schema);
-  const fillers = [...(typeof first === 'string' ? [...first] : []), ...FILLERS];
+  const fillers = [...FILLERS, ...(typeof first === 'string' ? [...first] : [])];
   const ofLength = (length: number) =>
     fillers.map((filler) => filler.repeat(length)).find((text) => (pattern?.test(text) ?? true) || length === 0);
   const lengths: Array<[number, string]> = [];

@@ -40,6 +40,7 @@ export function values(document: OpenApiDocument): Values {
       ...('default' in own ? [own.default] : []),
       ...('const' in own ? [own.const] : []),
       ...(Array.isArray(own.enum) ? own.enum : []),
+      ...plainGuesses(own),
     ];
     let found = candidates.find((candidate) => accepts(schema, candidate));
     if (found === undefined) {
@@ -72,6 +73,15 @@ export function values(document: OpenApiDocument): Values {
       return text;
     },
   };
+}
+
+/** Values a person would try first, so that a finding's request reads plainly: `a`, `1`. */
+function plainGuesses(schema: JsonObject): unknown[] {
+  const least = (keyword: string, fallback: number) =>
+    typeof schema[keyword] === 'number' ? (schema[keyword] as number) : fallback;
+  if (schema.type === 'string' && schema.format === undefined) return ['a'.repeat(Math.max(1, least('minLength', 1)))];
+  if (schema.type === 'integer' || schema.type === 'number') return [Math.max(1, least('minimum', 1))];
+  return [];
 }
 
 /** A parameter value as the text it travels as. */
