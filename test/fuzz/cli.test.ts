@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArguments } from '../../fuzz/command-line.ts';
+import { fuzz } from '../../fuzz/run.ts';
 import { readDocument, targetOf, UsageError } from '../../fuzz/spec.ts';
 import { NOTES_KEY, NOTES_SPEC, type NotesServer, startNotesServer } from './support/notes-server.ts';
 
@@ -66,6 +67,14 @@ describe('npm run fuzz, given bad usage', () => {
   ])('refuses a base URL with %s', async (_case, baseUrl) => {
     const document = await readDocument(NOTES_SPEC);
     expect(() => targetOf(document, baseUrl)).toThrow(UsageError);
+  });
+
+  it('refuses a base URL nothing answers at', async () => {
+    const document = await readDocument(NOTES_SPEC);
+    // Port 1 is privileged and unused: the connection is refused at once.
+    await expect(fuzz({ document, baseUrl: 'http://127.0.0.1:1/api', seed: 1, maxExamples: 1 })).rejects.toThrow(
+      new UsageError('Nothing answers at http://127.0.0.1:1/api.'),
+    );
   });
 
   it.each([
