@@ -49,7 +49,7 @@ export interface FuzzOperation {
   body?: FuzzBody;
   /** Whether the operation asks for a key (its security, or the document's, requires one). */
   requiresKey: boolean;
-  /** Where the key goes; undefined when no key is asked, or when the fuzzer cannot send the one asked. */
+  /** Where a given key goes, also where one is optional; undefined where none is taken, or one the fuzzer cannot send. */
   keyPlacements?: KeyPlacement[];
   /** Its answers' declared links, by status. */
   links: Record<string, Link[]>;
@@ -190,25 +190,25 @@ function readBody(contract: Contract, operation: ContractOperation): FuzzBody | 
   };
 }
 
-/** How the operation's security asks for the key, when it asks for one the fuzzer can send. */
+/** Whether the operation's security asks for a key, and where the key goes when one is given and it takes one. */
 function security(
   contract: Contract,
   operation: ContractOperation,
 ): Pick<FuzzOperation, 'requiresKey' | 'keyPlacements'> {
   const { document } = contract;
   const requirements = (operation.definition.security ?? document.security ?? []) as Array<Record<string, unknown>>;
-  // No requirement, or an empty one among them: the operation may be called without a key.
-  if (requirements.length === 0 || requirements.some((requirement) => Object.keys(requirement).length === 0))
-    return { requiresKey: false };
+  // An empty requirement among them (or none at all): the operation may be called without a key.
+  const requiresKey =
+    requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
   const schemes = ((document.components as JsonObject | undefined)?.securitySchemes ?? {}) as Record<string, unknown>;
   for (const requirement of requirements) {
+    if (Object.keys(requirement).length === 0) continue;
     const placements = Object.keys(requirement).map((name) =>
       schemes[name] === undefined ? undefined : placementOf(resolveRef<JsonObject>(document, schemes[name])),
     );
-    if (placements.every((placement) => placement !== undefined))
-      return { requiresKey: true, keyPlacements: placements };
+    if (placements.every((placement) => placement !== undefined)) return { requiresKey, keyPlacements: placements };
   }
-  return { requiresKey: true };
+  return { requiresKey };
 }
 
 function placementOf(scheme: JsonObject): KeyPlacement | undefined {

@@ -23,7 +23,7 @@ export interface FuzzRequest {
   /** The body as parsed JSON, when its text is JSON. */
   json?: unknown;
   origin: Origin;
-  /** What the request tries, in words: `the example NewPetMinimal`, `body field name at its maxLength 100`. */
+  /** What the request tries, in words: `the example NewPetMinimal`, `body field name at the maxLength 100`. */
   note: string;
 }
 
