@@ -50,6 +50,16 @@ export function targetOf(document: OpenApiDocument, baseUrl: string): FuzzTarget
   if (url.search !== '' || url.hash !== '')
     throw new UsageError(`--base-url ${baseUrl} has a query or fragment; give the server URL only.`);
   const basePath = url.pathname.replace(/\/+$/, '');
+  const contracts = served.get(document) ?? new Map<string, Contract>();
+  served.set(document, contracts);
   // A shallow copy: the document's nodes stay the same objects, which the validators key on.
-  return { origin: url.origin, contract: new Contract({ ...document, servers: [{ url: basePath || '/' }] }) };
+  const contract = contracts.get(basePath) ?? new Contract({ ...document, servers: [{ url: basePath || '/' }] });
+  contracts.set(basePath, contract);
+  return { origin: url.origin, contract };
 }
+
+/**
+ * The contract of each document under each base path, made once: the contract module keeps its
+ * compiled validators with it, so runs of the same document (the tests' many) compile them once.
+ */
+const served = new WeakMap<OpenApiDocument, Map<string, Contract>>();

@@ -17,7 +17,16 @@ export interface Values {
 /** The seed of the one valid value's generation: fixed, so the value is the same whatever the run's seed. */
 const FIRST_VALID_SEED = 1;
 
+/** Each document's values, made once: compiling its schemas is the costly part. */
+const made = new WeakMap<OpenApiDocument, Values>();
+
 export function values(document: OpenApiDocument): Values {
+  const known = made.get(document) ?? valuesOf(document);
+  made.set(document, known);
+  return known;
+}
+
+function valuesOf(document: OpenApiDocument): Values {
   const compiler = schemaCompiler(document);
   const arbitraries = schemaArbitraries(document);
   const compiled = new WeakMap<object, (value: unknown) => boolean>();
