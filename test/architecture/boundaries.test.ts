@@ -13,6 +13,7 @@ const CHECKED = [
   'tsconfig.json',
   'contract',
   'core',
+  'fuzz',
   'server',
   'mock',
   'client',
@@ -71,6 +72,11 @@ describe('npm run lint:boundaries', { timeout: 120_000 }, () => {
       'client-ships-browser-code',
       'client/leak.ts',
       "import { readConfig } from '../server/config.ts';\nexport const leak = readConfig;\n",
+    ],
+    [
+      'fuzzer-reads-only-the-contract',
+      'fuzz/leak.ts',
+      "import { createApp } from '../core/app.ts';\nexport const leak = createApp;\n",
     ],
     [
       'tests-and-bench-apart',
