@@ -11,7 +11,7 @@ module.exports = {
       comment: 'contract/ is the one reader of the bundled document: it imports generated/ and nothing else of ours.',
       severity: 'error',
       from: { path: inside('contract') },
-      to: { path: inside('core', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'openapi') },
+      to: { path: inside('core', 'fuzz', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'openapi') },
     },
     {
       name: 'pipeline-reads-the-working-copy',
@@ -41,7 +41,7 @@ module.exports = {
       comment: 'The app core is what server, mocks and MSW share: it imports only contract/ and generated/.',
       severity: 'error',
       from: { path: inside('core') },
-      to: { path: inside('server', 'mock', 'client', 'scripts', 'test', 'bench', 'node') },
+      to: { path: inside('fuzz', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'node') },
     },
     {
       name: 'core-is-browser-safe',
@@ -55,14 +55,14 @@ module.exports = {
       comment: 'server/ imports the core and the contract, never the pipeline, the mocks or the client.',
       severity: 'error',
       from: { path: inside('server') },
-      to: { path: inside('mock', 'client', 'scripts', 'test', 'bench') },
+      to: { path: inside('fuzz', 'mock', 'client', 'scripts', 'test', 'bench') },
     },
     {
       name: 'mock-from-the-core',
       comment: 'mock/ serves from the core and the contract, never from the pipeline, the client or the tests.',
       severity: 'error',
       from: { path: inside('mock') },
-      to: { path: inside('client', 'scripts', 'test', 'bench') },
+      to: { path: inside('fuzz', 'client', 'scripts', 'test', 'bench') },
     },
     {
       name: 'mock-not-the-server-service',
@@ -87,12 +87,23 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'fuzzer-reads-only-the-contract',
+      comment:
+        'The fuzzer generates requests from any contract and judges the answers: it imports contract/, the Node layer (its command line) and the error catalogue, nothing else of ours, so it works against any server.',
+      severity: 'error',
+      from: { path: inside('fuzz') },
+      to: {
+        path: inside('core', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'generated', 'support', 'openapi'),
+        pathNot: '^core/errors\\.ts$',
+      },
+    },
+    {
       name: 'client-ships-browser-code',
       comment:
         'client/ is the package others install: it takes the core, the browser-safe mock and the contract, nothing of the server or the tools.',
       severity: 'error',
       from: { path: inside('client') },
-      to: { path: '^(server|node|mock/node|scripts|test|bench)/' },
+      to: { path: '^(fuzz|server|node|mock/node|scripts|test|bench)/' },
     },
     {
       name: 'scripts-read-the-contract',

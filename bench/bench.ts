@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { apiRows } from './api.ts';
 import { docsRows } from './docs.ts';
 import { editLoopRows } from './edit-loop.ts';
+import { fuzzRows } from './fuzz-rate.ts';
 import { type MockRows, mockRows } from './mocks.ts';
 import { scaleRows } from './scale.ts';
 import { failed, markdownTable, missedAny, type Row, skipped } from './table.ts';
@@ -76,6 +77,7 @@ const api = await part(
 );
 const docs = await part('Row 7: the docs under load beside the API', () => docsRows({ ...settings.docs, log }), asRows);
 const scale = await part('Row 3: scale', () => scaleRows({ ...settings.scale, log }), asRows);
+const fuzzing = await part('Row 8: the fuzzer against the server', () => fuzzRows(log), asRows);
 const workspace = await createWorkspace();
 let mocks: MockRows;
 let editLoop: Row[];
@@ -99,7 +101,7 @@ const testSuite =
     ? [skipped(TEST_SUITE_FIGURE, TEST_SUITE_TARGET, quick ? 'quick run' : '--skip-test-suite')]
     : await part('Row 6: npm test', () => testSuiteRows(log), asRows);
 
-const rows = [...api, ...scale, ...mocks.throughput, ...editLoop, ...mocks.editLoop, ...docs, ...testSuite];
+const rows = [...api, ...scale, ...mocks.throughput, ...editLoop, ...mocks.editLoop, ...docs, ...fuzzing, ...testSuite];
 const loadAfter = loads();
 const elapsed = ((Date.now() - startedAt.getTime()) / 1000).toFixed(0);
 const table = markdownTable(rows);

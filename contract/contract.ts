@@ -59,6 +59,8 @@ export interface ContractOperation {
   parameters: ContractParameter[];
   /** The JSON request body's schema as it stands in the document, when the operation takes one. */
   bodySchema?: JsonSchema;
+  /** The media type of that body as declared: `application/json`, or another JSON type (`application/merge-patch+json`). */
+  bodyMediaType?: string;
   /** The largest body the operation reads (`x-max-body-bytes`), when it takes one. */
   maxBodyBytes?: number;
   /** Declared responses by status code. */
@@ -101,7 +103,9 @@ export class Contract {
       readOperation(document, found.pathServers ? basePathOf(found.pathServers) : this.basePath, found),
     );
     for (const operation of this.operations) {
-      if (operation.definition.deprecated === true) {
+      // This contract's lint asks a sunset of every deprecated operation; another document may
+      // deprecate one without: it has then no sunset or headers to serve.
+      if (operation.definition.deprecated === true && 'x-sunset' in operation.definition) {
         operation.deprecation = readDeprecation(operation, (operationId) => this.operation(operationId).servedPath);
       }
     }
@@ -215,15 +219,18 @@ function readOperation(
   const servedPath = basePath + path;
   // `security: []` on the operation: no key is asked, so no rate limit counts it either.
   const isPublic = Array.isArray(definition.security) && definition.security.length === 0;
+  const body = jsonBody(document, definition.requestBody);
   return {
-    operationId: definition.operationId as OperationId,
+    // Every operation of this contract has an operationId (the lint asks for one); another
+    // document's operation without one is named by its method and path.
+    operationId: (definition.operationId ?? `${method} ${path}`) as OperationId,
     method,
     methods: method === 'GET' ? ['GET', 'HEAD'] : [method],
     path,
     servedPath,
     routePath: servedPath.replace(/\{([^}]+)\}/g, ':$1'),
     parameters,
-    bodySchema: jsonBodySchema(document, definition.requestBody),
+    ...(body && { bodySchema: body.schema, bodyMediaType: body.mediaType }),
     maxBodyBytes: maxBodyBytes(definition),
     responses,
     isPublic,
@@ -274,11 +281,16 @@ function readResponse(document: OpenApiDocument, node: unknown): ContractRespons
   return { definition, headers, examples };
 }
 
-function jsonBodySchema(document: OpenApiDocument, node: unknown): JsonSchema | undefined {
+/** The request body's JSON media type and schema: `application/json`'s, else the first `+json` type's. */
+function jsonBody(document: OpenApiDocument, node: unknown): { mediaType: string; schema: JsonSchema } | undefined {
   if (node === undefined) return undefined;
-  const requestBody = resolveRef<{ content?: Record<string, { schema?: JsonSchema }> }>(document, node);
-  return requestBody.content?.['application/json']?.schema;
+  const content = resolveRef<{ content?: Record<string, { schema?: JsonSchema }> }>(document, node).content ?? {};
+  const mediaType = 'application/json' in content ? 'application/json' : Object.keys(content).find(isJsonType);
+  const schema = mediaType === undefined ? undefined : content[mediaType]?.schema;
+  return mediaType === undefined || schema === undefined ? undefined : { mediaType, schema };
 }
+
+const isJsonType = (mediaType: string) => /^application\/[\w.-]+\+json$/.test(mediaType);
 
 function contractPath(servedPath: string, operations: ContractOperation[]): ContractPath {
   const byMethod = new Map(

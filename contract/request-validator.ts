@@ -139,8 +139,9 @@ function checkBody(validate: ValidateFunction, body: unknown, problems: RequestP
 }
 
 /**
- * Query and path values arrive as text. A number must be written canonically (`42`, not `042`,
- * `+42` or `42.0`) so that one value has one spelling; the schema then checks its range.
+ * Query and path values arrive as text. An integer must be written canonically (`42`, not `042`,
+ * `+42` or `42.0`) so that one value has one spelling; a number as JSON writes one (`4.2`, `1e3`);
+ * the schema then checks its range.
  */
 function fromString(
   parameter: ContractParameter,
@@ -157,6 +158,11 @@ function fromString(
         return {
           complaint: `must be a whole number written in plain decimal digits (like \`42\`); got \`${truncate(raw)}\``,
         };
+      }
+      return Number(raw);
+    case 'number':
+      if (!/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(raw)) {
+        return { complaint: `must be a number written in decimal digits (like \`4.2\`); got \`${truncate(raw)}\`` };
       }
       return Number(raw);
     case 'boolean':

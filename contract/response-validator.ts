@@ -1,7 +1,9 @@
 // The one response validator, beside the request validator: judges an answer against what the
 // contract declares for its operation (the status, the media type, every header and the body), and
 // an error answer anywhere against the one Error body. Schemas are compiled where they stand in the
-// bundled contract, once per contract. The contract tests and the validating proxy both use it.
+// bundled contract, once per contract. The contract tests, the validating proxy and the fuzzer use
+// it, the fuzzer on any OpenAPI 3.1 document: so a status may be declared by range (`4XX`) or as
+// `default`, a media type by range (`application/*`), and a body that is not JSON is not parsed.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Contract } from './contract.ts';
 import { type JsonObject, type JsonSchema, resolveRef } from './document.ts';
@@ -15,9 +17,19 @@ export interface ObservedResponse {
   text?: string;
 }
 
+/** What part of an answer a problem is about, as the fuzzer's checks are named. */
+type ResponseAspect = 'status' | 'content-type' | 'header' | 'body';
+
+interface ResponseProblem {
+  aspect: ResponseAspect;
+  message: string;
+}
+
 export interface ResponseValidator {
   /** Everything about `response` that the contract's declaration for `operationId` does not allow; empty when it conforms. */
   problems(operationId: string, response: ObservedResponse): string[];
+  /** The same problems, each with the part of the answer it is about. */
+  judge(operationId: string, response: ObservedResponse): ResponseProblem[];
   /** For an error answer, also outside any operation: the one Error body, as JSON, `status` repeating the HTTP status. */
   errorBodyProblems(response: ObservedResponse): string[];
 }
@@ -29,6 +41,24 @@ export function responseValidator(contract: Contract): ResponseValidator {
   const validator = validators.get(contract) ?? createValidator(contract);
   validators.set(contract, validator);
   return validator;
+}
+
+/**
+ * The response the operation declares for `status`: its own, else its range's (`4XX`), else
+ * `default` (OpenAPI 3.1, Responses Object).
+ */
+function declaredFor<T>(responses: Record<string, T>, status: number): T | undefined {
+  return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
+}
+
+/** The declared media type an answer's media type falls under: itself, else `type/*`, else `*\/*`. */
+function declaredMedia<T>(content: Record<string, T>, mediaType: string): T | undefined {
+  return content[mediaType] ?? content[`${mediaType.split('/')[0]}/*`] ?? content['*/*'];
+}
+
+/** JSON and the media types built on it (`application/problem+json`): the bodies the validator parses. */
+function isJson(mediaType: string): boolean {
+  return /^application\/(?:[\w.-]+\+)?json$/.test(mediaType);
 }
 
 /** The media type of a Content-Type header, lower case, without parameters. */
@@ -48,51 +78,62 @@ function createValidator(contract: Contract): ResponseValidator {
     if (validate(value)) return [];
     return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
   };
-  const errorSchema = resolveRef<JsonSchema>(contract.document, { $ref: '#/components/schemas/Error' });
+  // Read on first use: a document without an Error schema (any other API's) is judged all the same.
+  let errorSchema: JsonSchema | undefined;
+
+  const judge = (operationId: string, response: ObservedResponse): ResponseProblem[] => {
+    const operation = contract.operation(operationId);
+    const declared = declaredFor(operation.responses, response.status);
+    if (!declared) {
+      const statuses = Object.keys(operation.responses).join(', ');
+      return [
+        {
+          aspect: 'status',
+          message: `${operationId} declares no ${response.status} response (it declares ${statuses})`,
+        },
+      ];
+    }
+    const problems: ResponseProblem[] = [];
+    const found = (aspect: ResponseAspect, message: string) => problems.push({ aspect, message });
+    for (const [name, header] of Object.entries(declared.headers)) {
+      const text = response.headers.get(name);
+      if (text === null) {
+        if (header.required) found('header', `header ${name} is required but missing`);
+        continue;
+      }
+      // A header declared without a schema (`{}` after resolving) allows any value.
+      if (Object.keys(header.schema).length === 0) continue;
+      for (const error of schemaProblems(header.schema, headerValue(text, header.schema)))
+        found('header', `header ${name}: ${JSON.stringify(text)} ${error}`);
+    }
+
+    const content = (declared.definition.content ?? {}) as Record<string, JsonObject>;
+    if (response.text === undefined) return problems;
+    if (Object.keys(content).length === 0) {
+      if (response.text !== '') found('body', `the ${response.status} response declares no body but has one`);
+      return problems;
+    }
+    const mediaType = mediaTypeOf(response.headers);
+    const media = mediaType === undefined ? undefined : declaredMedia(content, mediaType);
+    if (mediaType === undefined || media === undefined) {
+      const declaredTypes = Object.keys(content).join(', ');
+      found(
+        'content-type',
+        `Content-Type ${mediaType ?? '(none)'} is not declared for ${response.status} (declared: ${declaredTypes})`,
+      );
+      return problems;
+    }
+    const schema = resolveRef<JsonObject>(contract.document, media).schema as JsonSchema | undefined;
+    if (schema === undefined || !isJson(mediaType)) return problems;
+    const body = parsedJson(response.text);
+    if (body === NOT_JSON) found('body', notJson(response.text));
+    else for (const error of schemaProblems(schema, body)) found('body', `body ${error}`);
+    return problems;
+  };
 
   return {
-    problems(operationId, response) {
-      const operation = contract.operation(operationId);
-      const declared = operation.responses[String(response.status)];
-      if (!declared) {
-        const statuses = Object.keys(operation.responses).join(', ');
-        return [`${operationId} declares no ${response.status} response (it declares ${statuses})`];
-      }
-      const problems: string[] = [];
-      for (const [name, header] of Object.entries(declared.headers)) {
-        const text = response.headers.get(name);
-        if (text === null) {
-          if (header.required) problems.push(`header ${name} is required but missing`);
-          continue;
-        }
-        // A header declared without a schema (`{}` after resolving) allows any value.
-        if (Object.keys(header.schema).length === 0) continue;
-        for (const error of schemaProblems(header.schema, headerValue(text, header.schema)))
-          problems.push(`header ${name}: ${JSON.stringify(text)} ${error}`);
-      }
-
-      const content = (declared.definition.content ?? {}) as Record<string, JsonObject>;
-      if (response.text === undefined) return problems;
-      if (Object.keys(content).length === 0) {
-        if (response.text !== '') problems.push(`the ${response.status} response declares no body but has one`);
-        return problems;
-      }
-      const mediaType = mediaTypeOf(response.headers);
-      const media = mediaType === undefined ? undefined : content[mediaType];
-      if (media === undefined) {
-        const declaredTypes = Object.keys(content).join(', ');
-        return [
-          ...problems,
-          `Content-Type ${mediaType ?? '(none)'} is not declared for ${response.status} (declared: ${declaredTypes})`,
-        ];
-      }
-      const schema = resolveRef<JsonObject>(contract.document, media).schema as JsonSchema | undefined;
-      if (schema === undefined) return problems;
-      const body = parsedJson(response.text);
-      if (body === NOT_JSON) return [...problems, notJson(response.text)];
-      for (const error of schemaProblems(schema, body)) problems.push(`body ${error}`);
-      return problems;
-    },
+    judge,
+    problems: (operationId, response) => judge(operationId, response).map(({ message }) => message),
 
     errorBodyProblems(response) {
       const problems: string[] = [];
@@ -101,6 +142,7 @@ function createValidator(contract: Contract): ResponseValidator {
       const text = response.text ?? '';
       const body = parsedJson(text);
       if (body === NOT_JSON) return [...problems, notJson(text)];
+      errorSchema ??= resolveRef<JsonSchema>(contract.document, { $ref: '#/components/schemas/Error' });
       for (const error of schemaProblems(errorSchema, body)) problems.push(`Error body ${error}`);
       const status = (body as { status?: unknown } | null)?.status;
       if (status !== response.status)

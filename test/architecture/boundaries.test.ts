@@ -17,6 +17,7 @@ const CHECKED = [
   'contract',
   'core',
   'node',
+  'fuzz',
   'server',
   'mock',
   'client',
@@ -58,6 +59,7 @@ const PLANTED: ReadonlyArray<[rule: string, file: string, source: string]> = [
   ['mock-app-stands-on-the-core', 'mock/app/leak-node.ts', "export { listen } from '../../node/listen.ts';\n"],
   ['mock-app-is-browser-safe', 'mock/app/leak-fs.ts', "export { readFileSync } from 'node:fs';\n"],
   ['client-ships-browser-code', 'client/leak.ts', "export { readConfig } from '../server/process/config.ts';\n"],
+  ['fuzzer-reads-only-the-contract', 'fuzz/leak.ts', "export { createApp } from '../core/app.ts';\n"],
   ['scripts-read-the-contract', 'scripts/leak.ts', "export { createApp } from '../core/app.ts';\n"],
   [
     'docs-console-uses-the-package',

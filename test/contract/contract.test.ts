@@ -136,6 +136,37 @@ describe('Contract', () => {
     ]);
   });
 
+  it('reads a deprecated operation without x-sunset, as another document may have one, as having no sunset to serve', () => {
+    const other = new Contract(
+      documentWith({ '/old': { get: { operationId: 'old', deprecated: true, responses: { '200': answer() } } } }),
+    );
+    expect(other.operation('old').deprecation).toBeUndefined();
+  });
+
+  it('names an operation without an operationId by its method and path', () => {
+    const other = new Contract(documentWith({ '/things/{id}': { delete: { responses: { '204': answer() } } } }));
+    expect(other.operations.map((operation) => operation.operationId)).toEqual(['DELETE /things/{id}']);
+  });
+
+  it.each([
+    ['application/json', { 'application/json': { schema: { type: 'object' } } }],
+    ['application/merge-patch+json', { 'application/merge-patch+json': { schema: { type: 'object' } } }],
+    ['application/json', { 'application/merge-patch+json': {}, 'application/json': { schema: { type: 'object' } } }],
+  ])('reads the JSON body of media type %s', (mediaType, content) => {
+    const other = new Contract(
+      documentWith({ '/things': { patch: { operationId: 'edit', requestBody: { content }, responses: {} } } }),
+    );
+    expect(other.operation('edit')).toMatchObject({ bodyMediaType: mediaType, bodySchema: { type: 'object' } });
+  });
+
+  it('reads no JSON body where the operation takes another media type only', () => {
+    const content = { 'text/plain': { schema: { type: 'string' } } };
+    const other = new Contract(
+      documentWith({ '/things': { post: { operationId: 'note', requestBody: { content }, responses: {} } } }),
+    );
+    expect(other.operation('note').bodySchema).toBeUndefined();
+  });
+
   it('serves the paths as written when the contract names no server', () => {
     expect(new Contract(documentWith(SHOP.paths, [])).operation('listThings').servedPath).toBe('/things');
   });
@@ -147,8 +178,10 @@ describe('Contract', () => {
       "The contract's servers disagree on the base path: /v2, /v3",
     ],
     [
-      'a deprecated operation without x-sunset',
-      documentWith({ '/old': { get: { operationId: 'old', deprecated: true, responses: { '200': answer() } } } }),
+      'an x-sunset that is not a date written as text',
+      documentWith({
+        '/old': { get: { operationId: 'old', deprecated: true, 'x-sunset': 20310131, responses: { '200': answer() } } },
+      }),
       'Deprecated operation old lacks x-sunset',
     ],
     [

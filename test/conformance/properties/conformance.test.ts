@@ -20,10 +20,10 @@ import {
   flawedRequests,
   type Generated,
   rejectionProblems,
+  type Schema,
   validRequests,
 } from '../../support/conformance/operation-requests.ts';
 import { createPets, requestFromLink } from '../../support/conformance/pets.ts';
-import type { Schema } from '../../support/conformance/schema-arbitraries.ts';
 import type { Endpoint } from '../../support/conformance/target.ts';
 import { operations, resolve } from '../../support/contract-document.ts';
 import { defined } from '../../support/defined.ts';

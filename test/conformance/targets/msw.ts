@@ -3,19 +3,16 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
-import { installedPackage, sharedBuilds } from '../../support/shared-builds.ts';
+import { installedPackage, type SharedBuilds, sharedBuilds } from '../../support/shared-builds.ts';
 
 /** The static mock takes any bearer token as a key. */
 const MOCK_KEY = 'ask_mswmswmswmswmswmswmswmswmswmswmswmswmswmsw';
 
 /**
- * The `msw` target: the client package's MSW handlers (stateful), as installed from its tarball, under
- * msw/node in a process of their own that serves them to the suite over HTTP. Like the static
- * mock, they answer `Prefer: code=...` with the contract's declared answer, and never refuse a
- * key over its limit.
+ * The client package's MSW handlers (stateful), as installed from its tarball (the run's shared
+ * builds), under msw/node in a process of their own that serves them over HTTP at `origin`.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const { builds } = await sharedBuilds();
+export async function startMswBridge(builds: SharedBuilds): Promise<{ origin: string; close(): Promise<void> }> {
   const bridge = spawn(
     process.execPath,
     [
@@ -41,6 +38,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await close();
     throw error;
   });
+  return { origin, close };
+}
+
+/**
+ * The `msw` target: the bridge to the package's MSW handlers. Like the static mock, they answer
+ * `Prefer: code=...` with the contract's declared answer, and never refuse a key over its limit.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const { origin, close } = await startMswBridge((await sharedBuilds()).builds);
   const endpoint = { baseUrl: `${origin}/v1`, apiKey: MOCK_KEY };
   project.provide('target', {
     name: 'msw',

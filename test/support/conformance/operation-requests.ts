@@ -4,11 +4,16 @@ import fc from 'fast-check';
 import type { ParameterObject } from 'openapi-typescript';
 import { collectionRoleOf } from '../../../contract/collections.ts';
 import { loadContract, type OperationId } from '../../../contract/contract.ts';
+import { type Invalid, schemaArbitraries } from '../../../fuzz/schema-arbitraries.ts';
+import { reshapesPath, sendableAsHeader } from '../../../fuzz/values.ts';
 import type { Pet } from '../../../generated/openapi.ts';
 import { jsonContent, operation, requestBody, resolve } from '../contract-document.ts';
 import { defined } from '../defined.ts';
 import { type ApiRequest, type ApiResponse, responseProblems } from './client.ts';
-import { invalidValues, type Schema, validValues } from './schema-arbitraries.ts';
+
+export type Schema = Record<string, unknown>;
+
+const { validValues, invalidValues } = schemaArbitraries(loadContract().document);
 
 /** A generated request, with the operation it is meant for. */
 export interface Generated extends ApiRequest {
@@ -35,12 +40,6 @@ const SERVICE_ISSUED: ReadonlyMap<string, string> = new Map([['cursor', 'invalid
  */
 const HEADER_CODES: ReadonlyMap<string, string> = new Map([['Idempotency-Key', 'invalid_idempotency_key']]);
 
-/**
- * Header text that HTTP can carry as it is: no control character, and no white space at either
- * end, which the client would trim away.
- */
-const sendableAsHeader = (text: string) => /^(?:[!-~\x80-\xff](?:[ -~\x80-\xff]*[!-~\x80-\xff])?)?$/.test(text);
-
 function parametersOf(operationId: OperationId): ParameterObject[] {
   return (operation(operationId).operation.parameters ?? []).map((parameter) => resolve<ParameterObject>(parameter));
 }
@@ -50,8 +49,17 @@ export function bodySchemaOf(operationId: OperationId): Schema | undefined {
   return body === undefined ? undefined : (jsonContent(body).schema as Schema | undefined);
 }
 
-/** Path parameter text that would change the path itself rather than fill a segment of it. */
-const reshapesPath = (text: string) => text === '' || text === '.' || text === '..';
+/**
+ * This service's rule for integers as text (the product's decisions, beyond what JSON Schema says):
+ * one value has one spelling, plain decimal digits without sign, padding, fraction or exponent.
+ */
+function nonCanonicalIntegers(schema: unknown): fc.Arbitrary<Invalid> | undefined {
+  if ((resolve(schema as Schema) as Schema).type !== 'integer') return undefined;
+  return fc
+    .integer({ min: 0, max: 1_000_000 })
+    .chain((value) => fc.constantFrom(`0${value}`, `+${value}`, `${value}.0`, `${value}e0`, ` ${value}`))
+    .map((value) => ({ value, flaw: 'not written in canonical decimal digits' }));
+}
 
 /** Parameter values as text; an id is as likely one the service assigned as any in range. */
 function validText(parameter: ParameterObject): fc.Arbitrary<string> {
@@ -120,7 +128,10 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
       code,
       field: parameter.name,
     });
-    const invalid = invalidValues(parameter.schema, 'text')?.filter(
+    const flaws = [invalidValues(parameter.schema, 'text'), nonCanonicalIntegers(parameter.schema)].filter(
+      (flaw) => flaw !== undefined,
+    );
+    const invalid = (flaws.length === 0 ? undefined : fc.oneof(...flaws))?.filter(
       (candidate) =>
         (location !== 'path' || !reshapesPath(String(candidate.value))) &&
         (location !== 'header' || sendableAsHeader(String(candidate.value))),

@@ -1,0 +1,46 @@
+// The request validator on a small document of another API, for what the bundled contract does not
+// show: a query parameter of type number, read from its text as JSON writes numbers.
+import { describe, expect, it } from 'vitest';
+import { Contract } from '../../contract/contract.ts';
+import { requestValidator } from '../../contract/request-validator.ts';
+
+const contract = new Contract({
+  openapi: '3.1.0',
+  info: { title: 'Places', version: '1.0.0' },
+  paths: {
+    '/places': {
+      get: {
+        operationId: 'findPlaces',
+        parameters: [
+          { name: 'lat', in: 'query', required: true, schema: { type: 'number', minimum: -90, maximum: 90 } },
+        ],
+        responses: { '200': { description: 'Places.' } },
+      },
+    },
+  },
+});
+const validator = requestValidator(contract);
+
+describe('requestValidator, on a number query parameter', () => {
+  it.each([
+    ['52.52', 52.52],
+    ['-33', -33],
+    ['1e1', 10],
+  ])('reads %s as the number %s', (text, value) => {
+    expect(validator.validate('findPlaces', { query: { lat: text }, path: {} })).toEqual({
+      valid: true,
+      input: { query: { lat: value }, path: {}, body: undefined },
+    });
+  });
+
+  it.each([
+    ['text that is no number', 'north', /must be a number written in decimal digits/],
+    ['a number out of range', '91', /must be at most 90/],
+    ['a number JSON does not write', '.5', /must be a number written in decimal digits/],
+  ])('refuses %s, naming the parameter', (_case, text, message) => {
+    const verdict = validator.validate('findPlaces', { query: { lat: text }, path: {} });
+    expect(verdict.valid).toBe(false);
+    expect(verdict.valid === false && verdict.problems[0].message).toMatch(message);
+    expect(verdict.valid === false && verdict.problems[0].name).toBe('lat');
+  });
+});
