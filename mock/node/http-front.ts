@@ -99,22 +99,24 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   };
 }
 
+const STALE = Symbol('stale connection');
+
 /** Sends requests on to other servers over kept-alive connections. */
 export class Forwarder {
   readonly #agent = new http.Agent({ keepAlive: true });
 
   async send(origin: string, exchange: Exchange): Promise<Answer> {
-    try {
-      return await this.#sendOnce(origin, exchange);
-    } catch (error) {
-      // A kept-alive connection the other side closed just as it was reused: the request never
-      // arrived, so sending it again on a new connection is safe (as browsers do).
-      if (!(error instanceof StaleConnectionError)) throw error;
-      return this.#sendOnce(origin, exchange);
-    }
+    const first = await this.#sendOnce(origin, exchange);
+    if (first !== STALE) return first;
+    // A kept-alive connection the other side closed just as it was reused: the request never
+    // arrived, so sending it again on a new connection is safe (as browsers do).
+    const again = await this.#sendOnce(origin, exchange);
+    if (again === STALE) throw new Error(`${origin} closed the connection before answering, twice.`);
+    return again;
   }
 
-  #sendOnce(origin: string, exchange: Exchange): Promise<Answer> {
+  /** The answer, or STALE when a kept-alive connection turned out closed as it was reused. */
+  #sendOnce(origin: string, exchange: Exchange): Promise<Answer | typeof STALE> {
     return new Promise((resolve, reject) => {
       const hadBody =
         exchange.body.length > 0 || 'content-length' in exchange.headers || 'transfer-encoding' in exchange.headers;
@@ -135,7 +137,8 @@ export class Forwarder {
       );
       request.once('error', (error: NodeJS.ErrnoException) => {
         const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up');
-        reject(stale ? new StaleConnectionError(error.message) : error);
+        if (stale) resolve(STALE);
+        else reject(error);
       });
       request.end(exchange.body);
     });
@@ -144,10 +147,6 @@ export class Forwarder {
   close(): void {
     this.#agent.destroy();
   }
-}
-
-class StaleConnectionError extends Error {
-  readonly code = 'ECONNRESET';
 }
 
 function endToEnd(
