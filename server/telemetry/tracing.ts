@@ -3,6 +3,8 @@
 // storage and to the rate limiter. Loaded only when an OTLP endpoint is configured: without one,
 // no module of OpenTelemetry is imported and a request pays nothing for it.
 
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { AppContext } from '../../core/http-types.ts';
 import type { AnsweredRequest, ObservedRequest } from '../../core/observe.ts';
 import type { TracingConfig } from '../process/config.ts';
@@ -34,7 +36,13 @@ export async function openTracing(config: TracingConfig, version: string): Promi
   // OTEL_EXPORTER_OTLP_TIMEOUT, ...).
   const exporter = new exporterModule.OTLPTraceExporter({ url: config.url });
   const provider = new sdk.TracerProvider({
-    resource: resources.resourceFromAttributes({ 'service.name': config.serviceName, 'service.version': version }),
+    // Instances of one deployment share the service name; the host and a per-process id tell them apart.
+    resource: resources.resourceFromAttributes({
+      'service.name': config.serviceName,
+      'service.version': version,
+      'service.instance.id': randomUUID(),
+      'host.name': hostname(),
+    }),
     spanProcessors: [new sdk.BatchSpanProcessor({ exporter, scheduledDelayMillis: config.scheduleDelayMs })],
   });
   const tracer = provider.getTracer('animal-store', version);
