@@ -27,11 +27,9 @@ function parseTraceparent(header: string | undefined): RemoteParent | undefined 
   return { traceId, spanId, flags: Number.parseInt(flags, 16) };
 }
 
+/** A new trace id: 122 random bits of a UUID (its version digits set), cheaper than drawing 16 bytes. */
 function randomTraceId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
-  return hex === ZERO_TRACE ? randomTraceId() : hex;
+  return crypto.randomUUID().replaceAll('-', '');
 }
 
 /**
