@@ -143,6 +143,20 @@ describe.skipIf(!available)('API keys on PostgreSQL, cached by each instance', {
     for (const instance of instances) expect(await statusOn(instance, secret)).toBe(200);
   });
 
+  it('refuses a key revoked while an instance had lost PostgreSQL, once PostgreSQL is back, though it missed the notification', async () => {
+    const instance = defined(instances[0], 'an instance');
+    const { record, secret } = await tool.keys.create({ plan: 'pro' });
+    await roundTripsOfOneRequest(instance, secret);
+    const [postgresProxy] = instance.proxies;
+    await postgresProxy?.refuse();
+    await tool.keys.revoke(record.id);
+    await postgresProxy?.forward();
+    await expect.poll(() => statusOn(instance, secret), { timeout: 10_000, interval: 50 }).toBe(401);
+    // Listening again, the instance caches keys again: a key created now costs no round trip after its first request.
+    const { secret: next } = await tool.keys.create({ plan: 'pro' });
+    expect(await roundTripsOfOneRequest(instance, next)).toEqual({ postgres: 1, redis: 1 });
+  });
+
   it('refuses a key from its expiry on, on every instance, with no notification needed', async () => {
     const expiresAt = new Date(clock.now() + 60_000).toISOString();
     const { secret } = await tool.keys.create({ plan: 'pro', expiresAt });
