@@ -13,7 +13,6 @@ const STARTABLE = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
-  'tsconfig.build.json',
   'redocly.yaml',
   'CHANGELOG.md',
   'server',
