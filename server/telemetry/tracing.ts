@@ -9,6 +9,9 @@ import type { AppContext } from '../../core/http-types.ts';
 import type { AnsweredRequest, ObservedRequest } from '../../core/observe.ts';
 import type { TracingConfig } from '../process/config.ts';
 
+/** How long a stopping server waits for its last spans to be sent. */
+const CLOSE_TIMEOUT_MS = 2_000;
+
 export interface Tracing {
   /** Starts the request's server span and runs the request inside it. */
   observe(c: AppContext): ObservedRequest;
@@ -113,7 +116,13 @@ export async function openTracing(config: TracingConfig, version: string): Promi
       });
     },
     async close() {
-      await provider.shutdown();
+      // A collector that does not answer must not hold the stop back beyond a moment.
+      let timer: NodeJS.Timeout | undefined;
+      const given = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_TIMEOUT_MS).unref();
+      });
+      await Promise.race([provider.shutdown().catch(() => {}), given]);
+      clearTimeout(timer);
       contexts.disable();
     },
   };

@@ -2,7 +2,7 @@
 // machine, taking what the service exports in JSON (http/json) and in protobuf (the default).
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/process/config.ts';
 import { openTelemetry } from '../../../server/telemetry/telemetry.ts';
@@ -148,6 +148,28 @@ describe('traces exported over OTLP/HTTP', { timeout: 30_000 }, () => {
     expect(exported).toMatchObject({ path: '/v1/traces', contentType: 'application/x-protobuf' });
     // The trace id travels as its 16 bytes.
     expect(exported.body.length).toBeGreaterThan(16);
+  });
+});
+
+describe('a server stopping while its collector does not answer', () => {
+  it('stops without waiting for the export', { timeout: 8_000 }, async () => {
+    // Takes connections and never answers: an export would wait for OTLP's own 10 s timeout.
+    const silent = createNetServer(() => {});
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const telemetry = await openTelemetry(
+        readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '10' }),
+        '1.1.0',
+      );
+      const app = await createTestApp({ telemetry });
+      await app.request('/v1/pets');
+      await app.close();
+      await telemetry.close();
+    } finally {
+      silent.close();
+    }
   });
 });
 
