@@ -39,11 +39,14 @@ function stopped(reason: string, level: 'info' | 'error' = 'info', fields: Recor
 let serviceOpened: (service: Service) => void = () => {};
 const serviceReady = new Promise<Service>((resolve) => (serviceOpened = resolve));
 let handle: Fetch = async (request, env) => (await serviceReady).app.fetch(request, env);
+// The HTTP layer listens before the metrics exist; its refusals count from then on.
+let countRefusal: (status: number) => void = () => {};
 
 async function start() {
   const serveOnceReady: Fetch = (request, env) => handle(request, env);
   const maxBodyBytes = loadContract().largestBodyBytes;
-  const listening = await listen(serveOnceReady, config.host, config.port, { logger, maxBodyBytes }).catch(
+  const refused = (status: number) => countRefusal(status);
+  const listening = await listen(serveOnceReady, config.host, config.port, { logger, maxBodyBytes, refused }).catch(
     (error: unknown) => {
       throw listenFailure(error, config.host, config.port);
     },
@@ -53,6 +56,7 @@ async function start() {
   const telemetry = await openTelemetry(config, contract.document.info.version);
   let metricsListener: MetricsListener | undefined;
   if (telemetry.metrics && config.metrics) {
+    countRefusal = telemetry.metrics.refused;
     const { listenForMetrics } = await import('../telemetry/metrics.ts');
     const { host, port } = config.metrics;
     metricsListener = await listenForMetrics(telemetry.metrics, config.metrics).catch((error: unknown) => {

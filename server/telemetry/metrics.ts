@@ -20,6 +20,8 @@ const DEPENDENCIES = ['storage', 'limiter'] as const;
 export interface Metrics {
   /** Counts one answered request. */
   answered(answer: AnsweredRequest): void;
+  /** Counts one answer the HTTP layer gave before the app (a malformed request, a timeout). */
+  refused(status: number): void;
   /** What the storage reports: the size of each group commit. */
   storage: StorageObserver;
   /** The exposition, in Prometheus's text format, and its content type. */
@@ -55,6 +57,12 @@ export async function createMetrics(): Promise<Metrics> {
     help: 'Creates answered with the answer kept under their Idempotency-Key, instead of creating again.',
     registers,
   });
+  const httpRefusals = new client.Counter({
+    name: 'animal_store_http_refusals_total',
+    help: 'Requests the HTTP layer answered itself before the app, by status: malformed (400, 505), too large (431), too slow (408), an unknown Expect (417).',
+    labelNames: ['status'] as const,
+    registers,
+  });
   const batchSize = new client.Histogram({
     name: 'animal_store_group_commit_batch_size',
     help: 'Creates written by one SQLite transaction (group commit): how many writes shared one fsync.',
@@ -84,6 +92,7 @@ export async function createMetrics(): Promise<Metrics> {
       if (answer.unavailable !== undefined) unavailable.labels(answer.unavailable).inc();
       if (answer.replayed) replays.inc();
     },
+    refused: (status) => httpRefusals.labels(String(status)).inc(),
     storage: { groupCommitBatch: (size) => batchSize.observe(size) },
     async expose() {
       return { body: await registry.metrics(), contentType: registry.contentType };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defined } from '../../support/defined.ts';
 import { parseExposition } from '../../support/metrics.ts';
+import { converse } from '../../support/raw-http.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -50,6 +51,13 @@ describe('npm start with METRICS_PORT', { timeout: 60_000 }, () => {
     expect(exposition.histogram('http_server_request_duration_seconds', labels).count).toBe(1);
     expect(exposition.value('process_resident_memory_bytes')).toBeGreaterThan(0);
     expect((await fetch(new URL('/v1/pets', metricsUrl))).status).toBe(404);
+  });
+
+  it('counts the requests the HTTP layer refuses before the app, by status', async () => {
+    const malformed = await converse(server.baseUrl, ['GET /v1/pets HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n']);
+    expect(malformed.responses[0]?.status).toBe(400);
+    const exposition = parseExposition(await (await fetch(metricsUrl)).text());
+    expect(exposition.value('animal_store_http_refusals_total', { status: '400' })).toBe(1);
   });
 
   it('does not serve /metrics on the API’s listener, where it is an unknown path like any other', async () => {
