@@ -138,6 +138,25 @@ module.exports = {
       to: { path: inside('bench') },
     },
     {
+      name: 'telemetry-libraries-on-demand',
+      comment:
+        'prom-client and OpenTelemetry are loaded only when METRICS_PORT or an OTLP endpoint asks for them (a dynamic import), so that a server without them loads nothing of them.',
+      severity: 'error',
+      from: { path: inside('server', 'core', 'node', 'contract') },
+      to: {
+        // Under node_modules/ wherever it is: a copy of the repository may link to this one's.
+        path: '(^|/)node_modules/(prom-client|@opentelemetry/)',
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+      },
+    },
+    {
+      name: 'telemetry-modules-on-demand',
+      comment: 'The modules that hold prom-client and OpenTelemetry are themselves imported on demand.',
+      severity: 'error',
+      from: { path: inside('server'), pathNot: '^server/telemetry/(metrics|tracing)\\.ts$' },
+      to: { path: '^server/telemetry/(metrics|tracing)\\.ts$', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
       name: 'no-cycles',
       comment: 'A cycle makes two modules one: import order then decides what is defined.',
       severity: 'error',
@@ -147,7 +166,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|client/dist)/' },
+    exclude: { path: '^(dist|client/dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.mjs', '.js', '.json'] },

@@ -8,7 +8,7 @@ export const PATH = '/v1/pets?limit=20';
 /** The steps of `npm run bench:floor`: bench/servers/floor.ts with `FLOOR_STEP` = the index. */
 export const FLOOR_STEPS = [
   'bare Hono, constant answer',
-  '+ request id (hono/request-id)',
+  '+ request id and trace context',
   '+ access log line',
   '+ key lookup and rate limit',
   '+ handler: validation, page, cursor, JSON',

@@ -11,11 +11,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Whatever is thrown while a request is handled becomes the contract's Error body, here and nowhere else. */
 export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
-    if (error instanceof ApiError) return c.json(error.body, error.status, error.headers);
+    if (error instanceof ApiError) {
+      c.set('answered', { errorCode: error.body.code });
+      return c.json(error.body, error.status, error.headers);
+    }
     if (clientAborted(error, c.req.raw)) return clientClosedRequest();
     if (error instanceof UnavailableError) {
       const what = error.dependency === 'storage' ? 'its storage' : 'its rate limiter';
       logger.error({ requestId: c.get('requestId'), event: `${error.dependency}_unavailable`, reason: error.reason });
+      c.set('answered', { errorCode: 'service_unavailable', unavailable: error.dependency });
       const retryAfter = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
       // The reason stays in the log: the client learns what may have happened and when to retry.
       // A write that fails once the operation runs may fail after its commit reached the storage
@@ -30,9 +34,11 @@ export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
       return c.json(errorBody(503, 'service_unavailable', message), 503, { 'Retry-After': retryAfter });
     }
     if (error instanceof HTTPException && error.status < 500) {
+      c.set('answered', { errorCode: 'validation_failed' });
       return c.json(errorBody(400, 'validation_failed', 'The request could not be read.'), 400);
     }
     logger.error({ requestId: c.get('requestId'), error: error instanceof Error ? error.stack : String(error) });
+    c.set('answered', { errorCode: 'internal_error' });
     return c.json(
       errorBody(
         500,

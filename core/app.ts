@@ -26,6 +26,8 @@ import { allowOnly, answerMethodNotAllowed } from './middleware/method-not-allow
 import { rateLimit } from './middleware/rate-limit.ts';
 import { requireApiKey } from './middleware/require-api-key.ts';
 import { answerNotFound } from './not-found.ts';
+import { observeRequests, type RequestObserver } from './observe.ts';
+import { traceContext } from './trace-context.ts';
 
 /**
  * The operations' handlers by operationId: the server's typed table (`Handlers`), or the mocks'
@@ -62,6 +64,8 @@ export interface AppDeps {
   idempotency?: { store: IdempotencyStore; sha256: Sha256 };
   /** Served beside the API before rate limiting and authentication, like the index: the server's docs. */
   publicRoutes?: Hono<AppEnv>;
+  /** Told of every request and its answer (the server's metrics and traces); nothing by default. */
+  observe?: RequestObserver;
 }
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -74,6 +78,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.on(
       operation.method,
       routePaths,
+      (c, next) => {
+        c.set('operation', operation);
+        return next();
+      },
       ...operationMiddleware(operation, deps.clock),
       validate(operation, validator),
       ...(deps.beforeHandler ? [deps.beforeHandler(operation)] : []),
@@ -96,7 +104,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(hardeningHeaders());
   app.use(requestId());
-  app.use(accessLog(deps.logger));
+  app.use(traceContext());
+  if (deps.observe) {
+    const publicPatterns = deps.publicRoutes?.routes.map((route) => route.path) ?? [];
+    app.use(observeRequests(deps.observe, contract, [...new Set(publicPatterns)]));
+  }
+  app.use(accessLog(deps.logger, deps.clientAddress));
   if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length) {
     const allowMethods = [...new Set(contract.paths.flatMap((path) => path.allow))];
     app.use(contractCors(contract, deps.corsOrigins, allowMethods, deps.corsExtras));

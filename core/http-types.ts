@@ -1,10 +1,12 @@
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
-import type { OperationId } from '../contract/contract.ts';
+import type { ContractOperation, OperationId } from '../contract/contract.ts';
 import type { operations } from '../generated/openapi.ts';
+import type { Dependency } from './errors.ts';
 import type { IdempotencyClaim } from './idempotency/store.ts';
 import type { Caller } from './middleware/identify-caller.ts';
+import type { RemoteParent } from './trace-context.ts';
 
 interface AppVariables {
   requestId: string;
@@ -16,6 +18,14 @@ interface AppVariables {
   operationStarted: boolean;
   /** Set for a create that carries an `Idempotency-Key` no answer is kept under yet. */
   idempotency?: IdempotencyClaim;
+  /** The trace the request belongs to (32 hex digits): the caller's, from `traceparent`, or a new one. */
+  traceId: string;
+  /** The caller's span, when the request carried a valid `traceparent`. */
+  traceParent: RemoteParent | undefined;
+  /** Set as the request reaches its operation's route. */
+  operation?: ContractOperation;
+  /** What the answer was, beyond its status, for the request's observer. */
+  answered?: { errorCode?: string; unavailable?: Dependency; replayed?: boolean };
 }
 
 export type AppEnv = { Variables: AppVariables };

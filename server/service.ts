@@ -7,7 +7,7 @@ import { type Contract, loadContract } from '../contract/contract.ts';
 import { rateLimitRules } from '../contract/rate-limit-rules.ts';
 import type { AppDeps } from '../core/app.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
-import { UnavailableError } from '../core/errors.ts';
+import { PreconditionError, UnavailableError } from '../core/errors.ts';
 import type { AppEnv } from '../core/http-types.ts';
 import { memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
 import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
@@ -17,6 +17,7 @@ import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
 import type { LimiterConfig, StorageConfig } from './process/config.ts';
 import { openStorage } from './storage/open.ts';
 import type { Storage } from './storage/storage.ts';
+import type { ServiceTelemetry } from './telemetry/telemetry.ts';
 
 export interface ServiceConfig extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins'> {
   /** The storage to open, unless one is passed in. */
@@ -27,6 +28,8 @@ export interface ServiceConfig extends Pick<AppDeps, 'logger' | 'clientAddress' 
   startTimeoutMs?: number;
   clock?: Clock;
   contract?: Contract;
+  /** Metrics and traces: an observer of every request, the storage's calls traced; none by default. */
+  telemetry?: ServiceTelemetry;
 }
 
 /** Where the rate-limit windows live, and its connection. */
@@ -62,6 +65,7 @@ export async function openService(
     startTimeoutMs = 0,
     clock = systemClock,
     contract = loadContract(),
+    telemetry = {},
     ...deps
   }: ServiceConfig,
   parts: ServiceParts = {},
@@ -70,17 +74,28 @@ export async function openService(
   let storage: Storage;
   try {
     // The limiter's connection is ready before the first request, which would otherwise get a 503.
-    // A Redis that is down does not stop the start: /readyz says so until it answers.
+    // A Redis that is down does not stop the start, unless the operator requires it: /readyz
+    // says so until it answers.
     await limiters.ping().catch((error: unknown) => {
       if (!(error instanceof UnavailableError)) throw error;
+      if (limiter.engine === 'redis' && limiter.required)
+        throw new PreconditionError(
+          `Redis ${limiters.description.replace(/^in Redis /, '')} does not answer (${error.reason}); REDIS_REQUIRED is set, so the service does not start without it.`,
+          { cause: error },
+        );
       deps.logger.error({ event: 'limiter_unavailable', reason: error.reason });
     });
     if (parts.storage) storage = parts.storage;
     else if (storageConfig)
-      storage = await openStorage(storageConfig, clock, contract, {
-        forMs: startTimeoutMs,
-        onRetry: (error, waitMs) =>
-          deps.logger.warn({ event: 'storage_unavailable_at_start', reason: error.reason, retryInMs: waitMs }),
+      storage = await openStorage(storageConfig, {
+        clock,
+        contract,
+        observer: telemetry.storage,
+        retries: {
+          forMs: startTimeoutMs,
+          onRetry: (error, waitMs) =>
+            deps.logger.warn({ event: 'storage_unavailable_at_start', reason: error.reason, retryInMs: waitMs }),
+        },
       });
     else throw new Error('openService needs a storage: its configuration, or one opened.');
   } catch (error) {
@@ -92,8 +107,9 @@ export async function openService(
     ...deps,
     contract,
     clock,
-    storage,
-    limiters,
+    storage: telemetry.traced ? tracedStorage(storage, telemetry.traced) : storage,
+    limiters: telemetry.traced ? tracedLimiters(limiters, telemetry.traced) : limiters,
+    observe: telemetry.observe,
     probes: { storage: () => storage.ping(), limiter: () => limiters.ping(), stopping: () => stopping },
   });
   return {
@@ -106,6 +122,34 @@ export async function openService(
     close: async () => {
       await Promise.all([storage.close(), limiters.close()]);
     },
+  };
+}
+
+type Traced = NonNullable<ServiceTelemetry['traced']>;
+
+/** The storage as the app uses it, each call a child span of its request's. */
+function tracedStorage(storage: Storage, traced: Traced): Storage {
+  const collections = new Map<string, ReturnType<Storage['collections']>>();
+  return {
+    ...storage,
+    collections: (name) => {
+      let store = collections.get(name);
+      if (store === undefined) {
+        store = traced(storage.collections(name), `storage ${name}`);
+        collections.set(name, store);
+      }
+      return store;
+    },
+    keys: traced(storage.keys, 'storage api_keys'),
+    idempotency: traced(storage.idempotency, 'storage idempotency'),
+  };
+}
+
+function tracedLimiters(limiters: Limiters, traced: Traced): Limiters {
+  return {
+    ...limiters,
+    keys: traced(limiters.keys, 'limiter keys'),
+    addresses: traced(limiters.addresses, 'limiter addresses'),
   };
 }
 

@@ -17,6 +17,7 @@ import { accessLog } from '../../core/middleware/access-log.ts';
 import { identifyCaller } from '../../core/middleware/identify-caller.ts';
 import { rateLimit } from '../../core/middleware/rate-limit.ts';
 import { createCursorCodec } from '../../core/pagination/cursor.ts';
+import { traceContext } from '../../core/trace-context.ts';
 import { batchedStdout } from '../../node/batched-stdout.ts';
 import { openService } from '../../server/service.ts';
 import { FLOOR_STEPS } from '../support.ts';
@@ -35,10 +36,10 @@ let app: Hono<AppEnv> = service.app;
 if (step < FLOOR_STEPS.length - 1) {
   app = new Hono<AppEnv>();
   if (step >= 1) {
-    app.use(requestId());
+    app.use(requestId(), traceContext());
     delete answerHeaders['x-request-id'];
   }
-  if (step >= 2) app.use(accessLog(logger));
+  if (step >= 2) app.use(accessLog(logger, clientAddress));
   if (step >= 3) {
     const rules = rateLimitRules(loadContract().document);
     app.use(

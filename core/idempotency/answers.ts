@@ -20,6 +20,7 @@ export function replay(c: AppContext, kept: KeptAnswer, claim: IdempotencyClaim)
   c.header('Content-Type', 'application/json');
   if (kept.location !== undefined) c.header('Location', kept.location);
   c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  c.set('answered', { replayed: true });
   return c.body(kept.body, kept.status as 200);
 }
 

@@ -23,3 +23,9 @@ export const compress: Record<Encoding, (content: Buffer) => Promise<Buffer>> = 
 export function isCompressible(file: string): boolean {
   return /\.(html|json|yaml)$/i.test(file);
 }
+
+/**
+ * In the docs folder while `npm start` builds it in the background: the builder's process id. The
+ * server answers /docs/ with 503 and Retry-After until the page is written. A dot name, never served.
+ */
+export const DOCS_BUILDING_MARKER = '.building';

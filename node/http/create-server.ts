@@ -40,6 +40,8 @@ export type Fetch = Parameters<typeof getRequestListener>[0];
 export interface HttpServerOptions {
   /** Where the HTTP layer logs what it refuses; the app logs the rest. */
   logger: Logger;
+  /** Hears the status of each answer the HTTP layer gives itself, before the app (the server's metrics). */
+  refused?: (status: number) => void;
   /** The largest body the app reads (`contract.largestBodyBytes`): a larger declared one gets no `100 Continue`. */
   maxBodyBytes: number;
   limits?: Partial<HttpLimits>;
@@ -51,8 +53,12 @@ export interface HttpServerOptions {
  * the HTTP adapter give on their own, and connections kept or closed honestly when a body goes
  * unread. Not yet listening.
  */
-export function createHttpServer(fetch: Fetch, { logger, maxBodyBytes, limits: overrides }: HttpServerOptions): Server {
+export function createHttpServer(
+  fetch: Fetch,
+  { logger: log, maxBodyBytes, limits: overrides, refused }: HttpServerOptions,
+): Server {
   const limits = { ...HTTP_LIMITS, ...overrides };
+  const logger = refused ? reportingRefusals(log, refused) : log;
   const adapter = getRequestListener(fetch, {
     // The adapter's own clean-up drops a connection half a second after an answer that left the
     // body unread, though it was answered `keep-alive`; unreadBodyResponse does it honestly.
@@ -77,4 +83,18 @@ export function createHttpServer(fetch: Fetch, { logger, maxBodyBytes, limits: o
   refuseTunnels(server, logger, limits.lingerMs);
   answerClientErrors(server, logger, limits);
   return server;
+}
+
+/**
+ * The logger the HTTP layer writes to, telling `refused` of each of its answers: each is one info
+ * line with its `status` (the README's What is logged), the only lines of this layer that have one.
+ */
+function reportingRefusals(logger: Logger, refused: (status: number) => void): Logger {
+  return {
+    ...logger,
+    info(fields) {
+      if (typeof fields.status === 'number') refused(fields.status);
+      logger.info(fields);
+    },
+  };
 }

@@ -17,7 +17,7 @@ import { indexRoute } from './index-route.ts';
 import type { ReadinessProbes } from './readiness.ts';
 
 export interface ServiceAppDeps
-  extends Pick<AppDeps, 'limiters' | 'clock' | 'logger' | 'clientAddress' | 'corsOrigins'> {
+  extends Pick<AppDeps, 'limiters' | 'clock' | 'logger' | 'clientAddress' | 'corsOrigins' | 'observe'> {
   contract: Contract;
   storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret' | 'idempotency'>;
   probes: ReadinessProbes;

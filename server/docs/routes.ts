@@ -13,7 +13,14 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { ApiError, errorBody } from '../../core/errors.ts';
 import type { AppContext, AppEnv } from '../../core/http-types.ts';
 import type { RateLimiter, WindowLimits } from '../../core/limiter/rate-limiter.ts';
-import { compress, type Encoding, isCompressible, PRECOMPRESSED_SUFFIX } from '../../node/http/compression.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../generated/rules.ts';
+import {
+  compress,
+  DOCS_BUILDING_MARKER,
+  type Encoding,
+  isCompressible,
+  PRECOMPRESSED_SUFFIX,
+} from '../../node/http/compression.ts';
 
 export interface DocsFiles {
   /**
@@ -89,6 +96,11 @@ export function docsRoutes(files: DocsFiles = DEFAULT_DOCS_FILES, limit?: DocsLi
     if (found === 'directory') return c.redirect(`${encodeURIComponent(segments?.at(-1) ?? '')}/`, 308);
     if (!found) {
       const built = await isFile(path.join(files.dir, 'index.html'));
+      if (!built && (await beingBuilt(files.dir))) {
+        const retryAfter = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
+        const message = `The documentation is being built (npm start builds it beside the running API); retry after ${retryAfter} seconds.`;
+        return c.json(errorBody(503, 'service_unavailable', message), 503, { 'Retry-After': retryAfter });
+      }
       const message = built ? `There is no documentation page at ${c.req.path}.` : NOT_BUILT_MESSAGE;
       return c.json(errorBody(404, 'not_found', message), 404);
     }
@@ -328,6 +340,19 @@ async function findFile(dir: string, segments: string[]): Promise<string | 'dire
   if (segments.at(-1) !== '') return 'directory';
   const index = path.join(target, 'index.html');
   return (await isFile(index)) ? index : undefined;
+}
+
+/** Whether the process named by the folder's building marker (scripts/docs/start.ts) is still at work. */
+async function beingBuilt(dir: string): Promise<boolean> {
+  const pid = Number(await readFile(path.join(dir, DOCS_BUILDING_MARKER), 'utf8').catch(() => ''));
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function isFile(file: string): Promise<boolean> {

@@ -11,7 +11,35 @@ import { DEFAULT_POOL_SIZE } from '../storage/postgres/storage.ts';
 export type StorageConfig = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string; poolSize: number };
 
 /** Where the rate-limit windows live: this process's memory, or Redis shared by every instance. */
-export type LimiterConfig = { engine: 'memory' } | { engine: 'redis'; url: string; keyPrefix: string };
+export type LimiterConfig =
+  | { engine: 'memory' }
+  | {
+      engine: 'redis';
+      url: string;
+      keyPrefix: string;
+      /** Refuse to start while Redis does not answer, instead of starting and failing /readyz until it does. */
+      required: boolean;
+    };
+
+/** The second listener, for Prometheus: `GET /metrics` there, never on the API's. */
+export interface MetricsConfig {
+  host: string;
+  port: number;
+}
+
+/** What OTLP accepts over HTTP; gRPC would bring a second HTTP stack for the same spans. */
+const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+/** Where spans go, with OpenTelemetry's own variables (https://opentelemetry.io/docs/specs/otel/protocol/exporter/). */
+export interface TracingConfig {
+  /** The traces endpoint: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as it is, or `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
+  url: string;
+  protocol: (typeof OTLP_PROTOCOLS)[number];
+  /** `service.name` of every span: `OTEL_SERVICE_NAME`, `animal-store` by default. */
+  serviceName: string;
+  /** How long spans wait to be sent together (`OTEL_BSP_SCHEDULE_DELAY`, 5 s by default). */
+  scheduleDelayMs: number;
+}
 
 export interface Config {
   host: string;
@@ -28,6 +56,10 @@ export interface Config {
   shutdownDelayMs: number;
   /** How long the start keeps trying to reach PostgreSQL (starting too, or slow on a loaded host) before it gives up. */
   startTimeoutMs: number;
+  /** The Prometheus listener; none when `METRICS_PORT` is unset. */
+  metrics: MetricsConfig | undefined;
+  /** The OTLP export of traces; none (and nothing of OpenTelemetry loaded) unless an endpoint is set. */
+  tracing: TracingConfig | undefined;
 }
 
 const DEFAULT_DATABASE_PATH = 'data/animal-store.db';
@@ -48,6 +80,41 @@ export function readConfig(env: Environment): Config {
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     shutdownDelayMs: read.integer('SHUTDOWN_DELAY_MS', 0, 0, 600_000),
     startTimeoutMs: read.integer('START_TIMEOUT_MS', 30_000, 0, 600_000),
+    metrics: readMetricsConfig(env),
+    tracing: readTracingConfig(env),
+  };
+}
+
+function readMetricsConfig(env: Environment): MetricsConfig | undefined {
+  const read = variables(env);
+  if (read.optional('METRICS_PORT') === undefined) return undefined;
+  return { host: read.text('METRICS_HOST', '127.0.0.1'), port: read.integer('METRICS_PORT', 0, 0, 65535) };
+}
+
+/** The OTLP/HTTP default for traces (OpenTelemetry's exporter specification). */
+const DEFAULT_OTLP_PROTOCOL = 'http/protobuf';
+const DEFAULT_SCHEDULE_DELAY_MS = 5_000;
+
+function readTracingConfig(env: Environment): TracingConfig | undefined {
+  const read = variables(env);
+  const tracesEndpoint = read.optional('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const endpoint = read.optional('OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (read.flag('OTEL_SDK_DISABLED') || (tracesEndpoint ?? endpoint) === undefined) return undefined;
+  const exporters = read.list('OTEL_TRACES_EXPORTER');
+  if (exporters.includes('none')) return undefined;
+  const url = tracesEndpoint ?? `${endpoint?.replace(/\/+$/, '')}/v1/traces`;
+  if (!/^https?:\/\//.test(url) || !URL.canParse(url))
+    throw new UsageError(
+      `${tracesEndpoint ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT'} must be an http:// or https:// URL, such as http://127.0.0.1:4318.`,
+    );
+  const protocolVariable = read.optional('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL')
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  return {
+    url,
+    protocol: read.oneOf(protocolVariable, OTLP_PROTOCOLS, DEFAULT_OTLP_PROTOCOL),
+    serviceName: read.text('OTEL_SERVICE_NAME', 'animal-store'),
+    scheduleDelayMs: read.integer('OTEL_BSP_SCHEDULE_DELAY', DEFAULT_SCHEDULE_DELAY_MS, 0, 600_000),
   };
 }
 
@@ -79,8 +146,12 @@ export function readDatabasePath(env: Environment): string {
 function readLimiterConfig(env: Environment): LimiterConfig {
   const read = variables(env);
   const url = read.optional('REDIS_URL');
-  if (url === undefined) return { engine: 'memory' };
+  const required = read.flag('REDIS_REQUIRED');
+  if (url === undefined) {
+    if (required) throw new UsageError('REDIS_REQUIRED is set, but REDIS_URL is not: set REDIS_URL=redis://host:6379.');
+    return { engine: 'memory' };
+  }
   if (!/^rediss?:\/\//.test(url))
     throw new UsageError('REDIS_URL must be a Redis URL, redis://host:6379 (unset it to keep the limits in memory).');
-  return { engine: 'redis', url, keyPrefix: read.text('REDIS_KEY_PREFIX', DEFAULT_REDIS_KEY_PREFIX) };
+  return { engine: 'redis', url, keyPrefix: read.text('REDIS_KEY_PREFIX', DEFAULT_REDIS_KEY_PREFIX), required };
 }

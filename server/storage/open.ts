@@ -6,13 +6,22 @@ import { UnavailableError } from '../../core/errors.ts';
 import type { StorageConfig } from '../process/config.ts';
 import { openPostgresStorage } from './postgres/storage.ts';
 import { openSqliteStorage } from './sqlite/storage.ts';
-import type { Storage } from './storage.ts';
+import type { Storage, StorageObserver } from './storage.ts';
 
-export interface OpenRetries {
+interface OpenRetries {
   /** How long to keep trying while the storage cannot be reached (PostgreSQL starting, a loaded host); 0: once. */
   forMs: number;
   /** Told of each failed try that is tried again, with the wait before the next. */
   onRetry(error: UnavailableError, waitMs: number): void;
+}
+
+export interface OpenOptions {
+  clock?: Clock;
+  contract?: Contract;
+  /** Told of the storage's calls (the traces' spans); none by default. */
+  observer?: StorageObserver;
+  /** Once, by default. */
+  retries?: OpenRetries;
 }
 
 /** The first wait between tries; each next one doubles, up to the last. */
@@ -21,14 +30,12 @@ const LONGEST_WAIT_MS = 2_000;
 
 export async function openStorage(
   config: StorageConfig,
-  clock?: Clock,
-  contract?: Contract,
-  retries: OpenRetries = { forMs: 0, onRetry: () => {} },
+  { clock, contract, observer, retries = { forMs: 0, onRetry: () => {} } }: OpenOptions = {},
 ): Promise<Storage> {
   const giveUpAt = performance.now() + retries.forMs;
   for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
     try {
-      if (config.engine === 'sqlite') return openSqliteStorage(config.path, clock, contract);
+      if (config.engine === 'sqlite') return openSqliteStorage(config.path, clock, contract, observer);
       return await openPostgresStorage(config.url, { poolSize: config.poolSize, clock, ...(contract && { contract }) });
     } catch (error) {
       if (!(error instanceof UnavailableError) || performance.now() + wait > giveUpAt) throw error;

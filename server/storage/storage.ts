@@ -5,6 +5,12 @@ import type { CollectionStores } from '../../core/collections/store.ts';
 import type { IdempotencyStore } from '../../core/idempotency/store.ts';
 import type { KeyStore } from '../../core/keys/key-store.ts';
 
+/** What the storage tells the service's metrics. */
+export interface StorageObserver {
+  /** The number of creates one SQLite group commit wrote together. */
+  groupCommitBatch?(size: number): void;
+}
+
 /** The setting that holds the cursor secret, in either engine's `settings` table. */
 export const CURSOR_SECRET_SETTING = 'cursor-secret';
 

@@ -60,7 +60,7 @@ export async function runKeysCommand(argv: readonly string[], context: KeysComma
     return 0;
   }
 
-  const storage = await openStorage(context.storage, context.clock);
+  const storage = await openStorage(context.storage, { clock: context.clock });
   try {
     return await execute(command, storage.keys, context, context.clock?.now() ?? Date.now());
   } finally {

@@ -45,7 +45,12 @@ describe.skipIf(!available)('openService on PostgreSQL and Redis', () => {
     redisProxy = await startTcpProxy(targetOf(REDIS_TEST_URL));
     deployment = await openService({
       storage: { engine: 'postgres', url: through(database.url, postgresProxy), poolSize: 10 },
-      limiter: { engine: 'redis', url: through(REDIS_TEST_URL, redisProxy), keyPrefix: redisTestPrefix() },
+      limiter: {
+        engine: 'redis',
+        url: through(REDIS_TEST_URL, redisProxy),
+        keyPrefix: redisTestPrefix(),
+        required: false,
+      },
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
     });

@@ -17,9 +17,24 @@ export interface TcpProxy {
 interface Pair {
   client: Socket;
   upstream?: Socket;
+  watcher?: ConnectionWatcher;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+/** Sees the bytes of one connection as they pass, each way: to count a protocol's messages. */
+export interface ConnectionWatcher {
+  fromClient?(chunk: Buffer): void;
+  fromServer?(chunk: Buffer): void;
+}
+
+export interface TcpProxyOptions {
+  /** Called for each new connection; what it returns sees the connection's bytes. */
+  watch?: () => ConnectionWatcher;
+}
+
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  { watch }: TcpProxyOptions = {},
+): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let stalled = false;
 
@@ -28,6 +43,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     if (upstream === undefined) {
       upstream = connect(target.port, target.host);
       pair.upstream = upstream;
+      const fromServer = pair.watcher?.fromServer;
+      if (fromServer) upstream.on('data', (chunk: Buffer) => fromServer(chunk));
       const end = () => {
         pair.client.destroy();
         upstream?.destroy();
@@ -46,8 +63,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
 
   const onConnection = (client: Socket) => {
-    const pair: Pair = { client };
+    const pair: Pair = { client, watcher: watch?.() };
     pairs.add(pair);
+    const fromClient = pair.watcher?.fromClient;
+    if (fromClient) client.on('data', (chunk: Buffer) => fromClient(chunk));
     client
       .once('error', () => client.destroy())
       .once('close', () => {

@@ -6,6 +6,7 @@ import type { Pet } from '../../generated/openapi.ts';
 import { openService } from '../../server/service.ts';
 import { openDatabase } from '../../server/storage/sqlite/database.ts';
 import { sqliteStorage } from '../../server/storage/sqlite/storage.ts';
+import type { ServiceTelemetry } from '../../server/telemetry/telemetry.ts';
 import { FakeClock } from './fake-clock.ts';
 
 export interface TestAppOptions {
@@ -14,6 +15,8 @@ export interface TestAppOptions {
   clientAddress?: string;
   corsOrigins?: string[];
   logLevel?: LogLevel;
+  /** Metrics and traces, as the process opens them from its configuration. */
+  telemetry?: ServiceTelemetry;
 }
 
 /**
@@ -34,8 +37,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
       logger: createLogger(options.logLevel ?? 'info', (line) => logLines.push(line)),
       clientAddress: () => clientAddress,
       corsOrigins: options.corsOrigins,
+      telemetry: options.telemetry,
     },
-    { storage: sqliteStorage(db, ':memory:', clock, contract) },
+    { storage: sqliteStorage(db, ':memory:', clock, contract, options.telemetry?.storage) },
   );
   const { app, limiters, close } = service;
   const { collections, keys } = service.storage;

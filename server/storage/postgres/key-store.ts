@@ -1,11 +1,13 @@
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../../core/keys/key-store.ts';
 import { hashKey } from '../../keys/api-key.ts';
 import { LastUseRecorder } from '../../keys/last-use.ts';
-import { newKeyRow, successorOf } from '../../keys/new-key.ts';
+import { isExpired, newKeyRow, successorOf } from '../../keys/new-key.ts';
 import { withPostgres } from './errors.ts';
+import type { KeyChanges } from './key-changes.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
 const KEY_COLUMNS =
@@ -70,20 +72,46 @@ function recordOf({ createdAt, revokedAt, expiresAt, lastUsedAt, lineage, ...row
   };
 }
 
+/** Every request looks its key up; the active keys of a deployment fit in memory many times over. */
+const CACHED_KEYS = 10_000;
+/**
+ * The longest a cached key is trusted without asking PostgreSQL, should a notification be lost
+ * without the listening connection noticing (a network that silently drops it).
+ */
+const CACHED_KEY_TTL_MS = 60_000;
+
 /**
  * API keys in PostgreSQL, stored as SqliteKeyStore stores them (only the SHA-256 of a secret).
- * No read cache: a key revoked with the keys tool must be refused by every instance at once,
- * and only a query asks all of them.
+ * Active keys are cached by digest while `changes` listens: any change to a key, by this
+ * instance, another one or the keys tool, empties the cache of every instance (LISTEN/NOTIFY,
+ * within milliseconds), so a request costs no round trip for its key. Expiry needs no
+ * notification: each lookup compares the cached expiry with the clock.
  */
 export class PostgresKeyStore implements KeyStore {
   readonly #pool: pg.Pool;
   readonly #clock: Clock;
   readonly #lastUse: LastUseRecorder;
+  readonly #cache = new LRUCache<string, ApiKeyRecord>({ max: CACHED_KEYS, ttl: CACHED_KEY_TTL_MS });
+  readonly #changes: KeyChanges | undefined;
+  /** Counts the invalidations, so that a read that raced one is not cached. */
+  #generation = 0;
 
-  constructor(pool: pg.Pool, clock: Clock = systemClock) {
+  /** `listen` starts hearing key changes and calls back on each; without it, nothing is cached. */
+  constructor(pool: pg.Pool, clock: Clock = systemClock, listen?: (changed: () => void) => KeyChanges) {
     this.#pool = pool;
     this.#clock = clock;
     this.#lastUse = new LastUseRecorder((id, minute) => execute(pool, KEY_STATEMENTS.markUse, [minute, id]));
+    this.#changes = listen?.(() => this.#invalidate());
+  }
+
+  #invalidate(): void {
+    this.#generation += 1;
+    this.#cache.clear();
+  }
+
+  /** Stops listening for changes. */
+  async close(): Promise<void> {
+    await this.#changes?.close();
   }
 
   async create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
@@ -96,15 +124,26 @@ export class PostgresKeyStore implements KeyStore {
 
   async findActive(secret: string): Promise<ApiKeyRecord | undefined> {
     // The lookup compares SHA-256 digests, which an attacker cannot steer toward a stored one,
-    // so its timing tells nothing about which keys exist.
+    // so its timing tells nothing about which keys exist. Cached by digest, so no secret stays
+    // in memory beyond its request; keys that are not found are not cached (a flood of unknown
+    // keys would push the known ones out).
+    const digest = hashKey(secret);
+    const cacheable = this.#changes?.listening === true;
+    let record = cacheable ? this.#cache.get(digest) : undefined;
+    if (record === undefined) {
+      const generation = this.#generation;
+      const { rows } = await execute<KeyRow>(this.#pool, KEY_STATEMENTS.findActive, [
+        digest,
+        new Date(this.#clock.now()).toISOString(),
+      ]);
+      const [row] = rows;
+      if (!row) return undefined;
+      record = Object.freeze(recordOf(row));
+      if (cacheable && generation === this.#generation && this.#changes?.listening) this.#cache.set(digest, record);
+    }
+    // Checked on every lookup, cached or not: an expired key is refused from its expiry on.
     const now = this.#clock.now();
-    const { rows } = await execute<KeyRow>(this.#pool, KEY_STATEMENTS.findActive, [
-      hashKey(secret),
-      new Date(now).toISOString(),
-    ]);
-    const [row] = rows;
-    if (!row) return undefined;
-    const record = recordOf(row);
+    if (isExpired(record, now)) return undefined;
     this.#lastUse.used(record.id, now);
     return record;
   }
@@ -128,6 +167,8 @@ export class PostgresKeyStore implements KeyStore {
         if (!created) throw new Error('PostgreSQL returned no row for a rotated key.');
         await execute(client, KEY_STATEMENTS.expireAt, [new Date(this.#clock.now() + overlapMs).toISOString(), id]);
         await client.query('COMMIT');
+        // This instance refuses the old key's new expiry at once, before its notification arrives.
+        this.#invalidate();
         return { record: recordOf(created), secret };
       } catch (error) {
         failed = error as Error;
@@ -146,6 +187,7 @@ export class PostgresKeyStore implements KeyStore {
 
   async revoke(id: number): Promise<boolean> {
     const { rowCount } = await execute(this.#pool, KEY_STATEMENTS.revoke, [this.#now(), id]);
+    this.#invalidate();
     return (rowCount ?? 0) > 0;
   }
 

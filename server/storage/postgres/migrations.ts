@@ -84,6 +84,25 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE api_keys DROP CONSTRAINT IF EXISTS api_keys_check;
     `,
   },
+  {
+    version: 6,
+    // Every instance caches the keys it looks up and empties its cache when this channel is
+    // notified (server/storage/postgres/key-changes.ts): by every commit that creates, revokes,
+    // rotates or re-dates a key, whoever made it (an instance, the keys tool, db:copy, an
+    // operator's SQL). Not by the last-use writes, which change nothing a lookup decides on.
+    sql: `
+      CREATE FUNCTION animal_store_api_keys_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('animal_store_api_keys', '');
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER api_keys_changed
+        AFTER INSERT OR DELETE OR TRUNCATE
+           OR UPDATE OF key_hash, plan, per_minute, per_day, revoked_at, expires_at, lineage_id, label
+        ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION animal_store_api_keys_changed();
+    `,
+  },
 ];
 
 /**

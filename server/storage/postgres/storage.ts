@@ -12,6 +12,7 @@ import {
 } from './connection.ts';
 import { withPostgres } from './errors.ts';
 import { PostgresIdempotencyStore } from './idempotency.ts';
+import { listenForKeyChanges } from './key-changes.ts';
 import { PostgresKeyStore } from './key-store.ts';
 import { migratePostgres } from './migrations.ts';
 import { getOrCreatePostgresSecret } from './stored-secret.ts';
@@ -58,15 +59,18 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   try {
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);
     const idempotency = new PostgresIdempotencyStore(pool);
+    const keys = new PostgresKeyStore(pool, clock, (changed) => listenForKeyChanges(url, changed));
     return {
       collections: postgresCollectionStores(pool, contract, idempotency),
       idempotency,
-      keys: new PostgresKeyStore(pool, clock),
+      keys,
       cursorSecret,
       async ping() {
         await withPostgres(() => pool.query('SELECT 1'));
       },
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([keys.close(), pool.end()]);
+      },
       description,
     };
   } catch (error) {

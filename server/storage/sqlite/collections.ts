@@ -16,6 +16,7 @@ import {
   toColumn,
 } from '../collection-tables.ts';
 import { ReadCache } from '../read-cache.ts';
+import type { StorageObserver } from '../storage.ts';
 import { changeDetector } from './change-detector.ts';
 import { withSqlite } from './errors.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -95,9 +96,12 @@ export function sqliteCollectionStores(
   db: Database,
   contract: Contract,
   idempotency = new SqliteIdempotencyStore(db),
+  observer: StorageObserver = {},
 ): CollectionStores {
   const stores = new Map(
-    collectionTables(contract).map((table) => [table.name, new SqliteCollectionStore(db, table, idempotency)] as const),
+    collectionTables(contract).map(
+      (table) => [table.name, new SqliteCollectionStore(db, table, idempotency, observer)] as const,
+    ),
   );
   return (name) => {
     const store = stores.get(name);
@@ -115,7 +119,7 @@ class SqliteCollectionStore implements CollectionStore {
   readonly #items: ReadCache<Item>;
   readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
 
-  constructor(db: Database, table: CollectionTable, idempotency: SqliteIdempotencyStore) {
+  constructor(db: Database, table: CollectionTable, idempotency: SqliteIdempotencyStore, observer: StorageObserver) {
     this.#db = db;
     this.#table = table;
     this.#read = rowReader('sqlite', table);
@@ -147,14 +151,16 @@ class SqliteCollectionStore implements CollectionStore {
         return { created };
       }),
     ).immediate;
-    this.#creates = new GroupCommit((items) =>
-      withSqlite(() => {
-        // A batch still queued when the service closed the database (a shutdown past its timeout).
-        if (!db.open) throw new UnavailableError('storage', 'the database is closed');
-        // Returns after the COMMIT (synced): a failed commit or insert throws, and rolls back the
-        // whole batch, so no item of it is stored or acknowledged.
-        return insertAll(items);
-      }),
+    this.#creates = new GroupCommit(
+      (items) =>
+        withSqlite(() => {
+          // A batch still queued when the service closed the database (a shutdown past its timeout).
+          if (!db.open) throw new UnavailableError('storage', 'the database is closed');
+          // Returns after the COMMIT (synced): a failed commit or insert throws, and rolls back the
+          // whole batch, so no item of it is stored or acknowledged.
+          return insertAll(items);
+        }),
+      { onBatch: observer.groupCommitBatch },
     );
   }
 

@@ -17,13 +17,19 @@ interface Pending<Item, Result> {
 export class GroupCommit<Item, Result> {
   readonly #write: (items: Item[]) => Result[];
   readonly #maxBatch: number;
+  readonly #onBatch: ((size: number) => void) | undefined;
   #queue: Array<Pending<Item, Result>> = [];
   #scheduled = false;
 
-  constructor(write: (items: Item[]) => Result[], maxBatch = DEFAULT_MAX_BATCH) {
+  /** `onBatch` hears the size of each batch written (the metrics' histogram). */
+  constructor(
+    write: (items: Item[]) => Result[],
+    { maxBatch = DEFAULT_MAX_BATCH, onBatch }: { maxBatch?: number; onBatch?: (size: number) => void } = {},
+  ) {
     if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError('maxBatch must be a positive integer.');
     this.#write = write;
     this.#maxBatch = maxBatch;
+    this.#onBatch = onBatch;
   }
 
   /** Resolves with the item's result once the transaction holding it has committed. */
@@ -46,6 +52,7 @@ export class GroupCommit<Item, Result> {
     const batch = this.#queue.splice(0, this.#maxBatch);
     if (this.#queue.length > 0) this.#schedule();
     if (batch.length === 0) return;
+    this.#onBatch?.(batch.length);
     let results: Result[];
     try {
       results = this.#write(batch.map((pending) => pending.item));

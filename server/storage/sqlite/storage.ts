@@ -1,7 +1,7 @@
 import { type Contract, loadContract } from '../../../contract/contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
-import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
+import { CURSOR_SECRET_SETTING, type Storage, type StorageObserver } from '../storage.ts';
 import { sqliteCollectionStores } from './collections.ts';
 import { type Database, openDatabase } from './database.ts';
 import { withSqlite } from './errors.ts';
@@ -18,10 +18,11 @@ export function openSqliteStorage(
   path: string,
   clock: Clock = systemClock,
   contract: Contract = loadContract(),
+  observer: StorageObserver = {},
 ): Storage {
   const db = openDatabase(path, contract);
   try {
-    return sqliteStorage(db, path, clock, contract);
+    return sqliteStorage(db, path, clock, contract, observer);
   } catch (error) {
     db.close();
     throw error;
@@ -32,10 +33,16 @@ export function openSqliteStorage(
  * Storage in an open SQLite database (see openDatabase), which it closes with itself: for the
  * tests that also look into the database beside the service.
  */
-export function sqliteStorage(db: Database, path: string, clock: Clock, contract: Contract): Storage {
+export function sqliteStorage(
+  db: Database,
+  path: string,
+  clock: Clock,
+  contract: Contract,
+  observer: StorageObserver = {},
+): Storage {
   const idempotency = new SqliteIdempotencyStore(db);
   return {
-    collections: sqliteCollectionStores(db, contract, idempotency),
+    collections: sqliteCollectionStores(db, contract, idempotency, observer),
     idempotency,
     keys: new SqliteKeyStore(db, clock),
     cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),

@@ -292,7 +292,7 @@ describe('authentication', () => {
 });
 
 describe('logging', () => {
-  it('writes one JSON line per request with time, requestId, method, path, status and durationMs', async () => {
+  it('writes one JSON line per request with time, requestId, trace_id, method, path, status, durationMs, the key’s id and the client address', async () => {
     await withApp(async (app) => {
       const requests: [string, RequestInit & { json?: unknown }, number][] = [
         ['/v1/pets?limit=5', {}, 200],
@@ -310,10 +310,13 @@ describe('logging', () => {
           time: expect.any(String),
           level: 'info',
           requestId: response.headers.get('X-Request-Id'),
+          trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
           method: init.method ?? 'GET',
           path: new URL(path, 'http://localhost').pathname,
           status,
           durationMs: expect.any(Number),
+          keyId: 1,
+          clientAddress: '192.0.2.1',
         });
         const last = defined(lines.at(-1), 'an access-log line');
         expect(Date.parse(last.time as string)).not.toBeNaN();

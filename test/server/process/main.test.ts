@@ -180,7 +180,7 @@ describe('server/process/main.ts', { timeout: 60_000, concurrent: true }, () => 
     const lines = server
       .output()
       .split('\n')
-      .filter((line) => line.startsWith('{'));
+      .filter((line) => line.includes('"requestId"'));
     const logged = lines.map((line) => JSON.parse(line) as { requestId: string; path: string; status: number });
     expect(logged.map((entry) => entry.requestId).sort()).toEqual([...answered].sort());
     expect(logged.every((entry) => entry.path === '/v1/pets' && entry.status === 200)).toBe(true);

@@ -8,12 +8,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyRepository, type RepositoryCopy } from '../../../support/repository-copy.ts';
 
-/** What `npm start` needs of the repository: the runtime's sources, the build and the docs step's. */
+/** What `npm start` needs of the repository: the runtime's sources, the build and the docs step's (the page's console bundles the client and the mock). */
 const STARTABLE = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
-  'tsconfig.build.json',
   'redocly.yaml',
   'CHANGELOG.md',
   'server',
@@ -24,6 +23,8 @@ const STARTABLE = [
   'scripts',
   'openapi',
   'releases',
+  'client',
+  'mock',
 ];
 
 let copy: RepositoryCopy;
@@ -77,16 +78,35 @@ async function processesOf(start: NpmStart): Promise<string[]> {
 }
 
 describe.skipIf(process.platform !== 'linux')('npm start', { timeout: 180_000 }, () => {
-  it('builds dist/runtime when it is missing and runs the compiled server, with no TypeScript loader', async () => {
+  it('builds dist/runtime when it is missing and runs the compiled server, with no TypeScript loader, answering before the docs are built', {
+    timeout: 300_000,
+  }, async () => {
     const start = await npmStart('compiled');
     try {
       await stat(path.join(copy.root, 'dist', 'runtime', 'server', 'process', 'main.js'));
       const response = await fetch(`${start.baseUrl}/pets`);
       expect(response.status).toBe(401);
+      // The fresh copy has no docs: they are built beside the running server, which says so.
+      const docsUrl = new URL('/docs/', start.baseUrl);
+      const early = await fetch(docsUrl);
+      expect(
+        { status: early.status, retryAfter: early.headers.get('Retry-After') },
+        `${await early.text()}\n${start.output()}`,
+      ).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
       const commands = await processesOf(start);
       const server = commands.find((command) => command.includes('scripts/runtime/run.mjs main'));
       expect(server, commands.join('\n')).toBeDefined();
-      expect(commands.filter((command) => command.includes('tsx'))).toEqual([]);
+      // Only the docs step, a build tool, runs through tsx; the server does not.
+      expect(server).not.toContain('tsx');
+      expect(
+        commands.filter((command) => command.includes('tsx') && !command.includes('scripts/docs/start.ts')),
+      ).toEqual([]);
+      await expect.poll(async () => (await fetch(docsUrl)).status, { timeout: 240_000, interval: 500 }).toBe(200);
+      const lines = start
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
+      expect(lines.map((line) => JSON.parse(line).event)).toContain('docs');
     } finally {
       start.npm.kill('SIGTERM');
       await once(start.npm, 'exit');

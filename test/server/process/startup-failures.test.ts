@@ -98,6 +98,34 @@ describe('start-up failures of server/process/main.ts', { timeout: 60_000 }, () 
     expect(existsSync(databasePath)).toBe(false);
   });
 
+  it('reports a busy METRICS_PORT in one line naming it, before it creates the database', async () => {
+    const port = await occupiedPort();
+    const databasePath = join(dir, 'store.db');
+
+    const run = await runServerProcessToExit({ METRICS_PORT: String(port), DATABASE_PATH: databasePath });
+
+    expectOneLineFailure(run, new RegExp(`Port ${port}.* in use.*METRICS_PORT`));
+    expect(existsSync(databasePath)).toBe(false);
+  });
+
+  it('refuses to start without Redis when REDIS_REQUIRED is set, in one line naming it, before it creates the database', async () => {
+    // A port nothing listens on: the holder is closed before the server starts.
+    const port = await occupiedPort();
+    await new Promise((resolve) => portHolder?.close(resolve));
+    portHolder = undefined;
+    const databasePath = join(dir, 'store.db');
+
+    const run = await runServerProcessToExit({
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_REQUIRED: 'true',
+      DATABASE_PATH: databasePath,
+    });
+
+    expectOneLineFailure(run, /Redis at 127\.0\.0\.1:\d+ does not answer.*REDIS_REQUIRED/);
+    expect(run.code).toBe(1);
+    expect(existsSync(databasePath)).toBe(false);
+  });
+
   it('reports a HOST that does not resolve in one line naming HOST', async () => {
     const run = await runServerProcessToExit({ HOST: 'no-such-host.invalid', DATABASE_PATH: join(dir, 'store.db') });
 

@@ -56,9 +56,8 @@ describe.skipIf(!withPostgres)('openStorage at start-up, while PostgreSQL cannot
     const proxied = new URL(database.url);
     proxied.port = String(proxy.port);
     const retried: string[] = [];
-    const opening = openStorage(readStorageConfig({ DATABASE_URL: proxied.href }), undefined, undefined, {
-      forMs: 60_000,
-      onRetry: (error) => retried.push(error.reason),
+    const opening = openStorage(readStorageConfig({ DATABASE_URL: proxied.href }), {
+      retries: { forMs: 60_000, onRetry: (error) => retried.push(error.reason) },
     });
     // PostgreSQL comes up once the start has been refused at least twice.
     await expect.poll(() => retried.length).toBeGreaterThanOrEqual(2);
@@ -69,9 +68,8 @@ describe.skipIf(!withPostgres)('openStorage at start-up, while PostgreSQL cannot
   });
 
   it('gives up with the UnavailableError once its time is over', async () => {
-    const opening = openStorage(readStorageConfig({ DATABASE_URL: UNREACHABLE_URL }), undefined, undefined, {
-      forMs: 600,
-      onRetry: () => {},
+    const opening = openStorage(readStorageConfig({ DATABASE_URL: UNREACHABLE_URL }), {
+      retries: { forMs: 600, onRetry: () => {} },
     });
     await expect(opening).rejects.toBeInstanceOf(UnavailableError);
   });

@@ -6,6 +6,7 @@ import { loadContract } from '../../../contract/contract.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import { collectionTables, SERVICE_TABLES } from '../../../server/storage/collection-tables.ts';
 import { pageStatement } from '../../../server/storage/postgres/collections.ts';
+import { LISTENER_NAME } from '../../../server/storage/postgres/key-changes.ts';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../../server/storage/postgres/migrations.ts';
 import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
 import type { Storage } from '../../../server/storage/storage.ts';
@@ -144,7 +145,7 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
     expect((await pets.list({ limit: 1, afterId: 2 ** 40 })).items).toEqual([created]);
   });
 
-  it('opens no more connections than the pool size, however many requests run at once', async () => {
+  it('opens no more connections than the pool size, however many requests run at once, and one that listens for key changes', async () => {
     const { url } = await emptyDatabase();
     const pets = petsIn(await open(url, { poolSize: 2 }));
     await Promise.all(
@@ -156,6 +157,14 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
     );
     expect(connections).toBeGreaterThan(0);
     expect(connections).toBeLessThanOrEqual(2);
+    await expect
+      .poll(async () =>
+        query<{ listening: number }>(
+          url,
+          `SELECT count(*)::int AS listening FROM pg_stat_activity WHERE datname = current_database() AND application_name = '${LISTENER_NAME}'`,
+        ),
+      )
+      .toEqual([{ listening: 1 }]);
     expect((await pets.list({ limit: 100 })).items).toHaveLength(30);
   });
 });
