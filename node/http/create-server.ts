@@ -3,6 +3,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Logger } from '../../core/logger.ts';
 import { answerClientErrors, refuseTunnels } from './client-errors.ts';
 import { continueWhenBodyIsRead } from './expect-continue.ts';
+import { trackAnswers } from './pipelining.ts';
 import { answerAdapterErrors, refuseExpectations, refuseMalformedRequests } from './request-gate.ts';
 import { unreadBodyResponse } from './unread-body.ts';
 
@@ -72,6 +73,7 @@ export function createHttpServer(fetch: Fetch, { logger, maxBodyBytes, limits: o
     },
     refuseMalformedRequests(adapter, logger),
   );
+  trackAnswers(server);
   continueWhenBodyIsRead(server, maxBodyBytes);
   refuseExpectations(server, logger);
   refuseTunnels(server, logger, limits.lingerMs);

@@ -3,16 +3,17 @@ import { RequestError } from '@hono/node-server';
 import type { Logger } from '../../core/logger.ts';
 import { isClosing } from './closing.ts';
 import { refusalResponse, refuseAndClose } from './error-answers.ts';
+import { arrivedAfterLast } from './pipelining.ts';
 
 /**
  * Refuses, before the app sees them, requests HTTP/1.1 forbids a server to act on: an HTTP/1.1
  * request without exactly one `Host` (RFC 9112, section 3.2; several could be read differently by
  * a proxy in front) or whose target is no path (`OPTIONS *`). A request that arrives on a connection being
- * closed is never run: its answer could not be delivered.
+ * closed, or pipelined behind one that closes it, is never run: its answer could not be delivered.
  */
 export function refuseMalformedRequests(next: RequestListener, logger: Logger): RequestListener {
   return (req, res) => {
-    if (isClosing(req.socket)) {
+    if (isClosing(req.socket) || arrivedAfterLast(req)) {
       req.resume();
       return;
     }
