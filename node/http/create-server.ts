@@ -73,6 +73,9 @@ export function createHttpServer(fetch: Fetch, { logger, maxBodyBytes, limits: o
     },
     refuseMalformedRequests(adapter, logger),
   );
+  // Node keeps the first 2,000 headers and silently drops the rest, which could hide a `Host` or
+  // the `X-Forwarded-For` a proxy appends; `maxHeaderBytes` already bounds how many can arrive.
+  server.maxHeadersCount = 0;
   trackAnswers(server);
   continueWhenBodyIsRead(server, maxBodyBytes);
   refuseExpectations(server, logger);

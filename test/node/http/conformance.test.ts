@@ -15,8 +15,8 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function serve(limits: Partial<HttpLimits> = {}): Promise<ListeningApp> {
-  app = await startListeningApp(limits);
+async function serve(limits: Partial<HttpLimits> = {}, options: { trustProxy?: boolean } = {}): Promise<ListeningApp> {
+  app = await startListeningApp(limits, options);
   return app;
 }
 
@@ -94,6 +94,34 @@ describe('HTTP/1.0 requests, which have no Host', () => {
 
     expect(conversation.responses.map((response) => response.status)).toEqual([200]);
     expect(JSON.parse(defined(conversation.responses[0], 'the answer').body)).toEqual([]);
+  });
+});
+
+describe('a request with more headers than Node keeps by default (2,000), within 16 KiB', () => {
+  /** 2,100 short headers: about 10 KiB. */
+  const FILLER: [string, string][] = Array.from({ length: 2_100 }, (_, index) => [`x${index}`, '1']);
+
+  it('reads the Host that follows them', async () => {
+    const { origin } = await serve();
+    const conversation = await converse(origin, [requestHead('GET', '/healthz', [...FILLER, ['Host', 'localhost']])]);
+
+    expect(conversation.responses.map((response) => response.status)).toEqual([200]);
+  });
+
+  it('counts the X-Forwarded-For entry a trusted proxy appended after them, not the one the client chose', async () => {
+    const { origin } = await serve({}, { trustProxy: true });
+    const remaining = async (headers: [string, string][]) => {
+      const conversation = await converse(origin, [
+        requestHead('GET', '/v1/pets', [['Host', 'localhost'], ...headers]),
+      ]);
+      const [answer] = conversation.responses;
+      expect(answer?.status).toBe(401);
+      return Number(answer?.headers['x-ratelimit-remaining']);
+    };
+
+    const first = await remaining([['X-Forwarded-For', '203.0.113.9'], ...FILLER, ['X-Forwarded-For', '198.51.100.7']]);
+    const second = await remaining([['X-Forwarded-For', '198.51.100.7']]);
+    expect(second).toBe(first - 1);
   });
 });
 
