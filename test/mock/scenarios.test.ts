@@ -272,6 +272,43 @@ describe('mock scenarios', { timeout: 30_000 }, () => {
     );
   });
 
+  describe('PUT /__mock/scenario with a large body', () => {
+    const overLimit = JSON.stringify({ name: 'a'.repeat(contract.largestBodyBytes) });
+
+    it.each([
+      ['declared with Content-Length', overLimit],
+      [
+        'sent chunked, without a length',
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(overLimit));
+            controller.close();
+          },
+        }),
+      ],
+    ])('refuses a body over the API limit %s with 413 payload_too_large', async (_case, body) => {
+      const response = await fetch(`${mock.url}/__mock/scenario`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+
+      const message = await expectAdminError(response, 413, 'payload_too_large');
+      expect(message).toContain(String(contract.largestBodyBytes));
+      expect(await scenarioInForce(mock)).toEqual({ name: 'default' });
+    });
+
+    it('quotes an unknown name of any length by its first 100 characters only', async () => {
+      const name = `${'b'.repeat(100)}${'c'.repeat(5_000)}`;
+      const response = await admin(mock, 'PUT', '/__mock/scenario', JSON.stringify({ name }));
+
+      const message = await expectAdminError(response, 400, 'validation_failed');
+      expect(message).toContain(`"${'b'.repeat(100)}…"`);
+      expect(message).not.toContain('bc');
+    });
+  });
+
   describe('POST /__mock/reset', () => {
     it('returns the scenario chosen with PUT /__mock/scenario to the one the mock started with', async () => {
       await chooseByAdmin(limited, 'default');
