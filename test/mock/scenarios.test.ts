@@ -194,6 +194,30 @@ describe('mock scenarios', { timeout: 30_000 }, () => {
     });
   });
 
+  describe('a reserved query parameter given twice', () => {
+    it.each([
+      [SCENARIO_PARAMETER, 'empty', 'default'],
+      ['__fault', 'drop', 'unavailable'],
+    ])(
+      'refuses %s given twice with 400 naming it, as the API refuses a parameter of its own given twice',
+      async (name, first, second) => {
+        const { message } = await expectContractError(
+          await sender(() => mock)(`/v1/pets?${name}=${first}&${name}=${second}`),
+          400,
+          'validation_failed',
+        );
+        expect(message).toContain(`\`${name}\``);
+        expect(message).toMatch(/at most once/);
+        const api = await expectContractError(
+          await sender(() => mock)('/v1/pets?limit=1&limit=2'),
+          400,
+          'validation_failed',
+        );
+        expect(api.message).toMatch(/at most once/);
+      },
+    );
+  });
+
   describe('the probes, which no key, rate limit or refusal of a scenario concerns', () => {
     const probe = (operationId: 'getHealth' | 'getReadiness', name: string) =>
       fetch(`${mock.url}${contract.operation(operationId).servedPath}?${SCENARIO_PARAMETER}=${name}`);
