@@ -90,14 +90,20 @@ function addedColumn(db: Database, table: CollectionTable, field: CollectionTabl
   return `${field.column} ${type}`;
 }
 
-/** A store for each of the contract's collections, on `db` (synced first). */
+/**
+ * A store for each of the contract's collections, on `db` (synced first). `checkFile` runs before
+ * each group commit and throws when the commit could not last (the database file was deleted).
+ */
 export function sqliteCollectionStores(
   db: Database,
   contract: Contract,
   idempotency = new SqliteIdempotencyStore(db),
+  checkFile: () => void = () => {},
 ): CollectionStores {
   const stores = new Map(
-    collectionTables(contract).map((table) => [table.name, new SqliteCollectionStore(db, table, idempotency)] as const),
+    collectionTables(contract).map(
+      (table) => [table.name, new SqliteCollectionStore(db, table, idempotency, checkFile)] as const,
+    ),
   );
   return (name) => {
     const store = stores.get(name);
@@ -115,7 +121,7 @@ class SqliteCollectionStore implements CollectionStore {
   readonly #items: ReadCache<Item>;
   readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
 
-  constructor(db: Database, table: CollectionTable, idempotency: SqliteIdempotencyStore) {
+  constructor(db: Database, table: CollectionTable, idempotency: SqliteIdempotencyStore, checkFile: () => void) {
     this.#db = db;
     this.#table = table;
     this.#read = rowReader('sqlite', table);
@@ -151,6 +157,8 @@ class SqliteCollectionStore implements CollectionStore {
       withSqlite(() => {
         // A batch still queued when the service closed the database (a shutdown past its timeout).
         if (!db.open) throw new UnavailableError('storage', 'the database is closed');
+        // A commit to a file no longer at its path would be acknowledged, then lost at restart.
+        checkFile();
         // Returns after the COMMIT (synced): a failed commit or insert throws, and rolls back the
         // whole batch, so no item of it is stored or acknowledged.
         return insertAll(items);
