@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
 import type { Pet, PetStatus } from '../../../generated/openapi.ts';
+import { contract as contractDocument } from '../../support/contract-document.ts';
 import { defined } from '../../support/defined.ts';
 import { expectError, expectJsonContentType, postRaw } from '../../support/http.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
@@ -230,6 +231,25 @@ describe('POST /pets', () => {
       expect(error.details?.map((detail) => [detail.in, detail.name])).toEqual(fields.map((field) => ['body', field]));
     },
   );
+
+  it('lists no more details than the Error schema allows for a full body of unknown fields, in an answer about its size', async () => {
+    const errorSchema = contractDocument.components?.schemas?.Error as unknown as {
+      properties: { details: { maxItems: number } };
+    };
+    const maxDetails = errorSchema.properties.details.maxItems;
+    const fields: Record<string, number> = { name: 1 };
+    for (let index = 0; JSON.stringify(fields).length < MAX_BODY_BYTES - 20; index++) fields[`u${index}`] = 0;
+    const body = json(fields);
+    expect(Object.keys(fields).length).toBeGreaterThan(maxDetails * 10);
+
+    const response = await postRaw(t, body);
+    const answer = await response.clone().text();
+    const error = await expectError(response, 400, 'validation_failed', 'u0');
+
+    expect(error.details).toHaveLength(maxDetails);
+    expect(error.details?.[0]?.name).toBe('u0');
+    expect(answer.length).toBeLessThan(body.length);
+  });
 
   it.each(NOT_AN_OBJECT)('rejects a body that is %s with 400 validation_failed', async (_, body) => {
     const error = await expectError(await postRaw(t, body), 400, 'validation_failed');
