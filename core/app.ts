@@ -20,6 +20,7 @@ import { limitBodySize } from './middleware/body-size-limit.ts';
 import { type CorsExtras, type CorsOrigins, contractCors } from './middleware/cors.ts';
 import { deprecationHeaders } from './middleware/deprecation-headers.ts';
 import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
+import { headContentLength } from './middleware/head-content-length.ts';
 import { identifyCaller } from './middleware/identify-caller.ts';
 import { requireJsonContentType } from './middleware/json-content-type.ts';
 import { allowOnly, answerMethodNotAllowed, servedMethods } from './middleware/method-not-allowed.ts';
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use(hardeningHeaders());
+  app.use(headContentLength());
   app.use(requestId());
   app.use(accessLog(deps.logger));
   if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length) {

@@ -296,6 +296,8 @@ function answer(c: Context<AppEnv>, prepared: Prepared): Response {
   };
   if (notModified(c.req.header('If-None-Match'), prepared)) return c.body(null, 304, headers);
   if (chosen !== prepared.identity && encoding) headers['Content-Encoding'] = encoding;
+  // Stated here, so that a HEAD (answered by this GET) says it without copying the file.
+  headers['Content-Length'] = String(chosen.body.byteLength);
   return c.body(chosen.body, 200, { ...headers, 'Content-Type': prepared.contentType });
 }
 

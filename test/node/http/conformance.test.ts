@@ -125,6 +125,29 @@ describe('a request with more headers than Node keeps by default (2,000), within
   });
 });
 
+describe('HEAD', () => {
+  it.each([
+    ['/v1/pets', true],
+    ['/v1/pets/999999', true],
+    ['/healthz', false],
+    ['/openapi.json', false],
+  ])('answers HEAD %s with the Content-Length of its GET, and no body', async (path, withKey) => {
+    const { origin, apiKey } = await serve();
+    const head = (method: string) =>
+      requestHead(method, path, [
+        ['Host', 'localhost'],
+        ...(withKey ? [['Authorization', `Bearer ${apiKey}`] as [string, string]] : []),
+      ]);
+    const conversation = await converse(origin, [head('GET') + head('HEAD')], { endAfterMs: 500 });
+
+    const [get, answer] = conversation.responses as [RawResponse, RawResponse];
+    expect(answer.status).toBe(get.status);
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(get.body));
+    expect(conversation.responses).toHaveLength(2);
+    expect(answer.body).toBe('');
+  });
+});
+
 describe('Expect: 100-continue', () => {
   it.each([
     ['an unknown key', 'Bearer ask_not_a_key', 10, 401, 'unauthorized'],
