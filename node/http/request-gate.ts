@@ -24,9 +24,9 @@ export function refuseMalformedRequests(next: RequestListener, logger: Logger): 
       if (req.headers.host === undefined) req.headers.host = localAuthority(req);
       return next(req, res);
     }
-    const status = malformation.status ?? 400;
-    logger.info({ method: req.method, status, code: 'validation_failed', problem: malformation.problem });
-    refuseAndClose(res, { status, code: 'validation_failed', message: malformation.message });
+    const { status = 400, code = 'validation_failed' } = malformation;
+    logger.info({ method: req.method, status, code, problem: malformation.problem });
+    refuseAndClose(res, { status, code, message: malformation.message });
   };
 }
 
@@ -51,7 +51,16 @@ export function refuseExpectations(server: Server, logger: Logger): void {
   });
 }
 
-function malformationOf(req: IncomingMessage): { problem: string; message: string; status?: 505 } | undefined {
+interface Malformation {
+  /** For the log line. */
+  problem: string;
+  message: string;
+  /** 400 `validation_failed` unless given. */
+  status?: 501 | 505;
+  code?: 'not_implemented';
+}
+
+function malformationOf(req: IncomingMessage): Malformation | undefined {
   // Node parses any one-digit major version; HTTP/2 and later are never sent as a text request line.
   if (req.httpVersionMajor !== 1)
     return {
@@ -64,6 +73,19 @@ function malformationOf(req: IncomingMessage): { problem: string; message: strin
     return { problem: 'several Host headers', message: `The request has ${hosts} Host headers; send exactly one.` };
   if (hosts === 0 && req.httpVersion === '1.1')
     return { problem: 'no Host header', message: 'The request has no Host header; HTTP/1.1 requires exactly one.' };
+  // Node frames `gzip, chunked` as chunked and hands over the body still gzipped; a coding a
+  // server does not implement is a 501 (RFC 9112, 6.1), and the body cannot be read.
+  const codings = String(req.headers['transfer-encoding'] ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'chunked');
+  if (codings.length > 0)
+    return {
+      problem: 'transfer coding not implemented',
+      message: `The request's Transfer-Encoding has ${codings.map((coding) => `\`${coding.slice(0, 20)}\``).join(', ')}, which this server does not implement; send the body with Content-Length, or with \`Transfer-Encoding: chunked\` alone.`,
+      status: 501,
+      code: 'not_implemented',
+    };
   const target = req.url ?? '';
   if (!target.startsWith('/') && !/^https?:\/\//i.test(target)) {
     return {

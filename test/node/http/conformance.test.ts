@@ -76,6 +76,25 @@ describe('requests the server cannot serve as they are asked', () => {
   });
 });
 
+describe('a transfer coding the server does not implement', () => {
+  it('answers Transfer-Encoding: gzip, chunked with 501 not_implemented naming gzip, stores nothing, and closes the connection', async () => {
+    const { origin, apiKey, service } = await serve();
+    const body = JSON.stringify({ name: 'Zipped', categoryId: 1 });
+    const request = requestHead('POST', '/v1/pets', [
+      ['Host', 'localhost'],
+      ['Authorization', `Bearer ${apiKey}`],
+      ['Content-Type', 'application/json'],
+      ['Transfer-Encoding', 'gzip, chunked'],
+    ]);
+    const conversation = await converse(origin, [`${request}${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`]);
+
+    const response = expectClosingError(conversation, 501, 'not_implemented');
+    expect(JSON.parse(response.body).message).toMatch(/`gzip`/);
+    const { items } = await service.storage.collections('pets').list({ limit: 10, filters: {} });
+    expect(items).toEqual([]);
+  });
+});
+
 describe('HTTP/1.0 requests, which have no Host', () => {
   it.each([
     ['/readyz', 200, /"status":"ready"/],

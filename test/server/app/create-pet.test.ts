@@ -317,6 +317,28 @@ describe('POST /pets', () => {
       await expectError(response, 415, 'unsupported_media_type', 'Content-Type');
     });
 
+    it.each(['gzip', 'br', 'identity, gzip'])(
+      'rejects a body sent with Content-Encoding: %s with 415 unsupported_media_type and Accept-Encoding: identity',
+      async (coding) => {
+        const response = await t.request('/v1/pets', {
+          method: 'POST',
+          json: { name: 'Rex', categoryId: 1 },
+          headers: { 'Content-Encoding': coding },
+        });
+        expect(response.headers.get('Accept-Encoding')).toBe('identity');
+        await expectError(response, 415, 'unsupported_media_type', 'Content-Encoding');
+      },
+    );
+
+    it('accepts Content-Encoding: identity, which is no coding', async () => {
+      const response = await t.request('/v1/pets', {
+        method: 'POST',
+        json: { name: 'Rex', categoryId: 1 },
+        headers: { 'Content-Encoding': 'identity' },
+      });
+      expect(response.status).toBe(201);
+    });
+
     it.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'])(
       'accepts %s',
       async (contentType) => {
