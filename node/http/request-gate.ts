@@ -73,12 +73,19 @@ function malformationOf(req: IncomingMessage): Malformation | undefined {
     return { problem: 'several Host headers', message: `The request has ${hosts} Host headers; send exactly one.` };
   if (hosts === 0 && req.httpVersion === '1.1')
     return { problem: 'no Host header', message: 'The request has no Host header; HTTP/1.1 requires exactly one.' };
-  // Node frames `gzip, chunked` as chunked and hands over the body still gzipped; a coding a
-  // server does not implement is a 501 (RFC 9112, 6.1), and the body cannot be read.
-  const codings = String(req.headers['transfer-encoding'] ?? '')
+  const transferCodings = String(req.headers['transfer-encoding'] ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'chunked');
+    .filter((coding) => coding !== '');
+  // Without `chunked` last nobody can tell where the body ends (RFC 9112, 6.3).
+  if (transferCodings.length > 0 && transferCodings.at(-1) !== 'chunked')
+    return {
+      problem: 'chunked is not the last transfer coding',
+      message: `The request's Transfer-Encoding must end with \`chunked\`, which says where the body ends; send the body with Content-Length, or with \`Transfer-Encoding: chunked\`.`,
+    };
+  // Node frames `gzip, chunked` as chunked and hands over the body still gzipped; a coding a
+  // server does not implement is a 501 (RFC 9112, 6.1), and the body cannot be read.
+  const codings = transferCodings.filter((coding) => coding !== 'chunked');
   if (codings.length > 0)
     return {
       problem: 'transfer coding not implemented',

@@ -95,6 +95,23 @@ describe('a transfer coding the server does not implement', () => {
   });
 });
 
+describe('a Transfer-Encoding that does not end with chunked', () => {
+  it.each(['gzip', 'identity'])(
+    'answers Transfer-Encoding: %s with 400, since where the body ends cannot be told, and closes the connection',
+    async (coding) => {
+      const { origin, apiKey } = await serve();
+      const request = requestHead('POST', '/v1/pets', [
+        ['Host', 'localhost'],
+        ['Authorization', `Bearer ${apiKey}`],
+        ['Content-Type', 'application/json'],
+        ['Transfer-Encoding', coding],
+      ]);
+      const response = expectClosingError(await converse(origin, [`${request}{}`]), 400, 'validation_failed');
+      expect(JSON.parse(response.body).message).toMatch(/chunked/);
+    },
+  );
+});
+
 describe('HTTP/1.0 requests, which have no Host', () => {
   it.each([
     ['/readyz', 200, /"status":"ready"/],
