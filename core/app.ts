@@ -20,9 +20,10 @@ import { limitBodySize } from './middleware/body-size-limit.ts';
 import { type CorsExtras, type CorsOrigins, contractCors } from './middleware/cors.ts';
 import { deprecationHeaders } from './middleware/deprecation-headers.ts';
 import { goneAfterSunset } from './middleware/gone-after-sunset.ts';
+import { headContentLength } from './middleware/head-content-length.ts';
 import { identifyCaller } from './middleware/identify-caller.ts';
 import { requireJsonContentType } from './middleware/json-content-type.ts';
-import { allowOnly, answerMethodNotAllowed } from './middleware/method-not-allowed.ts';
+import { allowOnly, answerMethodNotAllowed, servedMethods } from './middleware/method-not-allowed.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { requireApiKey } from './middleware/require-api-key.ts';
 import { answerNotFound } from './not-found.ts';
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use(hardeningHeaders());
+  app.use(headContentLength());
   app.use(requestId());
   app.use(traceContext());
   if (deps.observe) {
@@ -111,8 +113,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   }
   app.use(accessLog(deps.logger, deps.clientAddress));
   if (typeof deps.corsOrigins === 'function' || deps.corsOrigins?.length) {
-    const allowMethods = [...new Set(contract.paths.flatMap((path) => path.allow))];
-    app.use(contractCors(contract, deps.corsOrigins, allowMethods, deps.corsExtras));
+    app.use(contractCors(contract, deps.corsOrigins, servedMethods(app), deps.corsExtras));
   }
   for (const operation of contract.operations) {
     if (operation.deprecation) app.use(operation.routePath, deprecationHeaders(operation));

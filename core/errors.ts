@@ -1,7 +1,7 @@
 import type { RequestProblem } from '../contract/problems.ts';
 import type { RequestProblems } from '../contract/request-validator.ts';
 import type { components } from '../generated/openapi.ts';
-import type { ERROR_CODE_STATUSES } from '../generated/rules.ts';
+import { type ERROR_CODE_STATUSES, MAX_ERROR_DETAILS } from '../generated/rules.ts';
 
 export type ErrorBody = components['schemas']['Error'];
 export type ErrorCode = ErrorBody['code'];
@@ -87,9 +87,13 @@ export class PreconditionError extends Error {
   override readonly name = 'PreconditionError';
 }
 
-/** A request the contract's validator found problems with: `message` names the first, `details` lists them all. */
+/**
+ * A request the contract's validator found problems with: `message` names the first, `details`
+ * lists them, as many as the contract's Error schema allows, so that a body of thousands of
+ * unknown fields gets an answer about its own size, not many times larger.
+ */
 export function validationFailed(problems: RequestProblems): ApiError {
-  return new ApiError(400, 'validation_failed', problems[0].message, {}, problems);
+  return new ApiError(400, 'validation_failed', problems[0].message, {}, problems.slice(0, MAX_ERROR_DETAILS));
 }
 
 /** The contract's Error body: the one place it is built, for the app and for the HTTP layer. */

@@ -210,7 +210,7 @@ export interface components {
          *
          *     `code` is machine-readable; the table under "Errors" in the API description lists every code
          *     with its HTTP status and meaning. An answer about invalid parameters or body fields
-         *     (`validation_failed`) also lists every problem of the request in `details`; its `message`
+         *     (`validation_failed`) also lists the problems of the request in `details`; its `message`
          *     names the first of them.
          */
         Error: {
@@ -226,7 +226,7 @@ export interface components {
              * @description The HTTP status code of the response, repeated.
              */
             status: number;
-            /** @description Every problem of a request with invalid parameters or body fields (`validation_failed`), one entry per parameter or field at fault: unknown body fields first, then in the order the contract declares the parameters and fields. `message` repeats the first entry's message. Absent from other errors. */
+            /** @description The problems of a request with invalid parameters or body fields (`validation_failed`), one entry per parameter or field at fault: unknown body fields first, then in the order the contract declares the parameters and fields; the first `maxItems` of them, when there are more. `message` repeats the first entry's message. Absent from other errors. */
             details?: {
                 /**
                  * @description Where the problem is, `query`, `path` or `body`.

@@ -31,3 +31,6 @@ export const PLAN_LIMITS = {
 
 /** The `Retry-After` every 503 carries, as `x-retry-after-seconds` on the `Retry-After-Unavailable` header states it. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** The most problems an Error body lists in `details`, its schema's `maxItems`. */
+export const MAX_ERROR_DETAILS = 20;

@@ -25,7 +25,9 @@ export interface IdempotentCreateDeps {
  * Answers a repeat of an `Idempotency-Key` with the first answer, and gives the create handler
  * the request's claim on its key (`c.var.idempotency`), which it records with what it creates.
  * Keys being answered by this process are refused at once (409); another instance's are found by
- * the store. A 4xx answer is kept too, outside the create's commit; a 5xx is not.
+ * the store. A 4xx the operation answers is kept too, outside the create's commit; a 5xx is not.
+ * A request refused before it gets here (its parameters or body invalid, too large, of another
+ * type; no valid key) did nothing, and keeps nothing: the corrected request may use the key.
  */
 export function idempotencyKeys(
   operation: ContractOperation,

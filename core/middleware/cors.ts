@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Contract } from '../../contract/contract.ts';
 import type { AppEnv } from '../http-types.ts';
+import { answerNotFound } from '../not-found.ts';
 
 /** The header hono/request-id reads and answers with (its default): the service's own, not the contract's. */
 const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -17,8 +18,8 @@ export type CorsOrigins = readonly string[] | ((origin: string) => boolean);
 interface CorsOptions {
   /** The origins a page may call from. */
   origins: CorsOrigins;
-  /** The methods a page may use (what the contract's paths allow). */
-  allowMethods: string[];
+  /** The methods the app serves at a path (its `Allow`), none where it serves nothing. */
+  servedAt: (path: string) => string[];
   /** Request headers a page may send: those the contract lets a request carry, and the request id. */
   allowHeaders: string[];
   /** Response headers a page may read: those the contract's answers declare, and the request id. */
@@ -40,14 +41,13 @@ interface CorsOptions {
  */
 function cors({
   origins,
-  allowMethods,
+  servedAt,
   allowHeaders,
   exposeHeaders,
   credentials = false,
 }: CorsOptions): MiddlewareHandler<AppEnv> {
   const allowed = allowHeaders.join(',');
   const exposed = exposeHeaders.join(',');
-  const methods = allowMethods.join(',');
   const allows = typeof origins === 'function' ? origins : (origin: string) => origins.includes(origin);
   return async (c, next) => {
     // The answer depends on the Origin asked from, so caches must keep one per origin.
@@ -58,10 +58,14 @@ function cors({
       if (credentials) c.header('Access-Control-Allow-Credentials', 'true');
       c.header('Access-Control-Expose-Headers', exposed);
     }
-    if (c.req.method !== 'OPTIONS') return next();
-    // A preflight: answered here, before any key is asked for.
+    // An OPTIONS that is no preflight is answered as any method the path lacks (405 with `Allow`).
+    if (c.req.method !== 'OPTIONS' || c.req.header('Access-Control-Request-Method') === undefined) return next();
+    // A preflight: answered here, before any key is asked for, with the methods of its path.
     c.header('Vary', 'Access-Control-Request-Headers', { append: true });
+    const methods = servedAt(c.req.path).join(', ');
+    if (methods === '') return answerNotFound(c);
     return c.body(null, 204, {
+      Allow: methods,
       'Access-Control-Allow-Methods': methods,
       'Access-Control-Allow-Headers': allowed,
       'Access-Control-Max-Age': PREFLIGHT_MAX_AGE_SECONDS,
@@ -79,13 +83,13 @@ export type CorsExtras = Partial<Pick<CorsOptions, 'allowHeaders' | 'exposeHeade
 export function contractCors(
   contract: Contract,
   origins: CorsOrigins,
-  allowMethods: string[],
+  servedAt: (path: string) => string[],
   { allowHeaders = [], exposeHeaders = [], credentials }: CorsExtras = {},
 ): MiddlewareHandler<AppEnv> {
   const { request, response } = contract.headerNames;
   return cors({
     origins,
-    allowMethods,
+    servedAt,
     allowHeaders: [...request, REQUEST_ID_HEADER, ...allowHeaders],
     exposeHeaders: [...response, REQUEST_ID_HEADER, ...exposeHeaders],
     credentials,

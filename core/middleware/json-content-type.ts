@@ -28,10 +28,30 @@ function assertJsonContentType(contentType: string | undefined): void {
   }
 }
 
+/**
+ * Refuses, with 415, a body sent with a content coding (`Content-Encoding: gzip`), which would
+ * otherwise be read as JSON as it is; `Accept-Encoding: identity` says what is taken instead
+ * (RFC 9110, 15.5.16).
+ */
+function assertNoContentCoding(contentEncoding: string | undefined): void {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding.toLowerCase() !== 'identity');
+  if (codings.length === 0) return;
+  throw new ApiError(
+    415,
+    'unsupported_media_type',
+    `The request body must be sent without a content coding; \`Content-Encoding: ${codings.join(', ').slice(0, 100)}\` is not supported.`,
+    { 'Accept-Encoding': 'identity' },
+  );
+}
+
 /** Checked before the body is read, so a body of another type is refused without reading it. */
 export function requireJsonContentType(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     assertJsonContentType(c.req.header('Content-Type'));
+    assertNoContentCoding(c.req.header('Content-Encoding'));
     return next();
   };
 }

@@ -1,5 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { TrieRouter } from 'hono/router/trie-router';
 import { errorBody } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
 
@@ -26,4 +27,33 @@ function notAllowed(c: Context<AppEnv>, methods: string[]): Response {
     405,
     { Allow: methods.join(', ') },
   );
+}
+
+/**
+ * The methods `app` serves at a path, sorted (`GET` bringing `HEAD`, as Hono answers it), none
+ * for a path it does not serve: what its `Allow` says. Read from the app's routes when first
+ * asked, once they are all registered.
+ */
+export function servedMethods(app: Hono<AppEnv>): (path: string) => string[] {
+  let router: TrieRouter<string[]> | undefined;
+  return (path) => {
+    router ??= methodRouter(app);
+    const [matches] = router.match('ALL', path);
+    return [...new Set(matches.flatMap(([methods]) => methods))].sort();
+  };
+}
+
+function methodRouter(app: Hono<AppEnv>): TrieRouter<string[]> {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of app.routes) {
+    // Middleware (`use`) is registered for ALL; a HEAD route only repeats a GET.
+    if (route.method === 'ALL' || route.method === 'HEAD') continue;
+    const methods = methodsByPath.get(route.path) ?? new Set<string>();
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+    methodsByPath.set(route.path, methods);
+  }
+  const router = new TrieRouter<string[]>();
+  for (const [path, methods] of methodsByPath) router.add('ALL', path, [...methods]);
+  return router;
 }

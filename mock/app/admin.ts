@@ -7,8 +7,10 @@ import { ApiError } from '../../core/errors.ts';
 import type { AppEnv } from '../../core/http-types.ts';
 import { readJsonBody } from '../../core/json-body.ts';
 import type { Logger } from '../../core/logger.ts';
+import { limitBodySize } from '../../core/middleware/body-size-limit.ts';
 import { type CorsExtras, contractCors } from '../../core/middleware/cors.ts';
 import { requireJsonContentType } from '../../core/middleware/json-content-type.ts';
+import { servedMethods } from '../../core/middleware/method-not-allowed.ts';
 import { answerNotFound } from '../../core/not-found.ts';
 import type { MockSettings } from './request-choice.ts';
 
@@ -24,7 +26,7 @@ export interface AdminOptions {
 
 export function adminRoutes({ contract, settings, corsOrigins, cors, logger, reset }: AdminOptions): Hono<AppEnv> {
   const admin = new Hono<AppEnv>();
-  admin.use(contractCors(contract, corsOrigins, ['GET', 'PUT', 'POST'], cors));
+  admin.use(contractCors(contract, corsOrigins, servedMethods(admin), cors));
   admin.get('/__mock/scenarios', (c) =>
     c.json(
       [...settings.scenarios.values()].map(({ name, description }) => ({ name, description })),
@@ -34,24 +36,34 @@ export function adminRoutes({ contract, settings, corsOrigins, cors, logger, res
   admin.get('/__mock/scenario', (c) => c.json({ name: settings.scenario }, 200));
   // JSON only: a web page can send a form or text/plain to any origin without asking (no
   // preflight), so a body of those types, or none, would let any page switch or reset the mock.
-  admin.on(['PUT', 'POST'], '/__mock/*', requireJsonContentType());
-  admin.put('/__mock/scenario', async (c) => {
+  const jsonOnly = requireJsonContentType();
+  // The API's own limit, counted as received: a mock is no place to hold a body of any size.
+  const bounded = limitBodySize(contract.largestBodyBytes);
+  admin.put('/__mock/scenario', jsonOnly, bounded, async (c) => {
     const body = await readJsonBody(c);
     const name = (body as { name?: unknown } | null)?.name;
     const known = [...settings.scenarios.keys()].join(', ');
     if (typeof name !== 'string' || !settings.scenarios.has(name)) {
       const what =
-        typeof name === 'string' ? `The scenario "${name}" is unknown` : 'The body must be {"name": "<scenario>"}';
+        typeof name === 'string'
+          ? `The scenario "${quoted(name)}" is unknown`
+          : 'The body must be {"name": "<scenario>"}';
       throw new ApiError(400, 'validation_failed', `${what}; the mock knows ${known}.`);
     }
     settings.scenario = name;
     return c.body(null, 204);
   });
-  admin.post('/__mock/reset', async (c) => {
+  admin.post('/__mock/reset', jsonOnly, bounded, async (c) => {
     reset();
     return c.body(null, 204);
   });
   admin.notFound(answerNotFound);
   admin.onError(answerErrors(logger));
   return admin;
+}
+
+/** A name as an answer quotes it: enough to recognise, never the whole of a long one. */
+function quoted(name: string): string {
+  const codePoints = [...name];
+  return codePoints.length > 100 ? `${codePoints.slice(0, 100).join('')}…` : name;
 }

@@ -45,6 +45,14 @@ export function readRequestChoice(
 ): { choice: RequestChoice; apiUrl: URL } {
   const prefer = preferences(headers.get('prefer'));
   const query = url.searchParams;
+  // As the API refuses its own parameters given twice: which one counts is no guess to leave to a reader.
+  const repeated = RESERVED_PARAMETERS.find((name) => query.getAll(name).length > 1);
+  if (repeated !== undefined)
+    throw new ApiError(
+      400,
+      'validation_failed',
+      `The query parameter \`${repeated}\` is given ${query.getAll(repeated).length} times; give it at most once.`,
+    );
   const cookie = parseCookies(headers.get('cookie') ?? '', SCENARIO_COOKIE)[SCENARIO_COOKIE];
   const scenarioName = query.get(SCENARIO_PARAMETER) ?? cookie ?? settings.scenario;
   const scenario = settings.scenarios.get(scenarioName);

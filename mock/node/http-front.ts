@@ -83,6 +83,8 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       if (exchange.bodyOverLimit) response.once('finish', () => request.resume());
     })().catch((error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))));
   });
+  // Node drops the headers past the 2,000th; a front passes every header on, as it was sent.
+  server.maxHeadersCount = 0;
   server.listen(options.port, options.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -1,8 +1,9 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../core/logger.ts';
 import { closeGently, isClosing } from './closing.ts';
 import { type Refusal, rawRefusal } from './error-answers.ts';
+import { afterAnswersAhead, requestStillArriving } from './pipelining.ts';
 import { isDroppingAnsweredBody } from './unread-body.ts';
 
 export interface ClientErrorLimits {
@@ -39,57 +40,48 @@ export function answerClientErrors(server: Server, logger: Logger, limits: Clien
     refusing.add(socket);
     const refusal = refusalFor(error, limits);
     logger.info({ status: refusal.status, code: refusal.code, problem: error.code });
-    const inFlight = answerInFlight(socket);
-    // The malformed bytes are the body of the request in flight: that request is broken, and the
-    // refusal is its answer unless its own answer has begun.
-    if (inFlight && !inFlight.req.complete) {
-      if (socket.writable && !inFlight.headersSent) socket.write(rawRefusal(refusal));
+    const refuse = () => {
+      if (socket.writable) socket.write(rawRefusal(refusal));
       closeGently(socket, limits.lingerMs);
+    };
+    // The malformed bytes are the body of the latest request: that request is broken, and the
+    // refusal is its answer, after those of the requests ahead of it, unless its own has begun.
+    const broken = requestStillArriving(socket);
+    if (broken) {
+      afterAnswersAhead(socket, broken.req, () => {
+        if (!broken.res.headersSent) refuse();
+        else afterAnswersAhead(socket, undefined, () => closeGently(socket, limits.lingerMs));
+      });
       return;
     }
     // They follow complete requests (pipelined), which are already running and may store what
-    // they were sent: their answers go out first, then the refusal, so nothing done goes unsaid.
-    afterAnswersInFlight(socket, () => {
-      if (socket.writable) socket.write(rawRefusal(refusal));
-      closeGently(socket, limits.lingerMs);
-    });
+    // they were sent: their answers go out first, in order, then the refusal, so nothing done goes unsaid.
+    afterAnswersAhead(socket, undefined, refuse);
   });
-}
-
-/** The answer being written on this connection; Node's own 'clientError' answer checks the same field. */
-function answerInFlight(socket: Duplex): ServerResponse | undefined {
-  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
 }
 
 const refusing = new WeakSet<Duplex>();
 
 /**
  * `CONNECT` asks for a tunnel, which Node hands over as a bare socket and, unanswered, closes
- * without a word; this server is no proxy, and says so with the Error body.
+ * without a word; this server is no proxy, and says so with the Error body, after the answers to
+ * the requests pipelined ahead of it.
  */
 export function refuseTunnels(server: Server, logger: Logger, lingerMs: number): void {
   server.on('connect', (_req, socket: Duplex) => {
     logger.info({ method: 'CONNECT', status: 400, code: 'validation_failed', problem: 'CONNECT' });
-    socket.write(
-      rawRefusal({
-        status: 400,
-        code: 'validation_failed',
-        message: 'CONNECT asks for a tunnel, and this server is no proxy; send requests for its own paths.',
-      }),
-    );
-    closeGently(socket, lingerMs);
+    afterAnswersAhead(socket, undefined, () => {
+      if (socket.writable)
+        socket.write(
+          rawRefusal({
+            status: 400,
+            code: 'validation_failed',
+            message: 'CONNECT asks for a tunnel, and this server is no proxy; send requests for its own paths.',
+          }),
+        );
+      closeGently(socket, lingerMs);
+    });
   });
-}
-
-/**
- * Calls `then` once no answer is being written on the connection: at once, or when the answers of
- * the requests in flight have been sent (or their connection lost).
- */
-function afterAnswersInFlight(socket: Duplex, then: () => void): void {
-  const inFlight = answerInFlight(socket);
-  if (!inFlight || inFlight.writableFinished || socket.destroyed) then();
-  // Node attaches the next pipelined answer when one finishes, before this listener runs.
-  else inFlight.once('close', () => afterAnswersInFlight(socket, then));
 }
 
 function refusalFor(error: NodeJS.ErrnoException & { reason?: string }, limits: ClientErrorLimits): Refusal {

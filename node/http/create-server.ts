@@ -3,6 +3,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Logger } from '../../core/logger.ts';
 import { answerClientErrors, refuseTunnels } from './client-errors.ts';
 import { continueWhenBodyIsRead } from './expect-continue.ts';
+import { trackAnswers } from './pipelining.ts';
 import { answerAdapterErrors, refuseExpectations, refuseMalformedRequests } from './request-gate.ts';
 import { unreadBodyResponse } from './unread-body.ts';
 
@@ -78,6 +79,10 @@ export function createHttpServer(
     },
     refuseMalformedRequests(adapter, logger),
   );
+  // Node keeps the first 2,000 headers and silently drops the rest, which could hide a `Host` or
+  // the `X-Forwarded-For` a proxy appends; `maxHeaderBytes` already bounds how many can arrive.
+  server.maxHeadersCount = 0;
+  trackAnswers(server);
   continueWhenBodyIsRead(server, maxBodyBytes);
   refuseExpectations(server, logger);
   refuseTunnels(server, logger, limits.lingerMs);

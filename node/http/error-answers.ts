@@ -1,5 +1,6 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import { type AnyErrorStatus, type ErrorCode, errorBody } from '../../core/errors.ts';
+import { endConnectionAfter } from './pipelining.ts';
 
 /** A refusal answered below the app, by the HTTP layer, still with the contract's Error body. */
 export interface Refusal {
@@ -33,8 +34,12 @@ export function rawRefusal(refusal: Refusal): string {
   ].join('\r\n');
 }
 
-/** Answers through Node's response object and closes the connection after the answer. */
+/**
+ * Answers through Node's response object and closes the connection after the answer; requests
+ * pipelined behind it are not run.
+ */
 export function refuseAndClose(res: ServerResponse, refusal: Refusal): void {
+  endConnectionAfter(res.req);
   const body = errorJson(refusal);
   res.writeHead(refusal.status, {
     ...HARDENING,

@@ -3,16 +3,17 @@ import { RequestError } from '@hono/node-server';
 import type { Logger } from '../../core/logger.ts';
 import { isClosing } from './closing.ts';
 import { refusalResponse, refuseAndClose } from './error-answers.ts';
+import { arrivedAfterLast } from './pipelining.ts';
 
 /**
  * Refuses, before the app sees them, requests HTTP/1.1 forbids a server to act on: an HTTP/1.1
  * request without exactly one `Host` (RFC 9112, section 3.2; several could be read differently by
  * a proxy in front) or whose target is no path (`OPTIONS *`). A request that arrives on a connection being
- * closed is never run: its answer could not be delivered.
+ * closed, or pipelined behind one that closes it, is never run: its answer could not be delivered.
  */
 export function refuseMalformedRequests(next: RequestListener, logger: Logger): RequestListener {
   return (req, res) => {
-    if (isClosing(req.socket)) {
+    if (isClosing(req.socket) || arrivedAfterLast(req)) {
       req.resume();
       return;
     }
@@ -23,9 +24,9 @@ export function refuseMalformedRequests(next: RequestListener, logger: Logger): 
       if (req.headers.host === undefined) req.headers.host = localAuthority(req);
       return next(req, res);
     }
-    const status = malformation.status ?? 400;
-    logger.info({ method: req.method, status, code: 'validation_failed', problem: malformation.problem });
-    refuseAndClose(res, { status, code: 'validation_failed', message: malformation.message });
+    const { status = 400, code = 'validation_failed' } = malformation;
+    logger.info({ method: req.method, status, code, problem: malformation.problem });
+    refuseAndClose(res, { status, code, message: malformation.message });
   };
 }
 
@@ -50,7 +51,16 @@ export function refuseExpectations(server: Server, logger: Logger): void {
   });
 }
 
-function malformationOf(req: IncomingMessage): { problem: string; message: string; status?: 505 } | undefined {
+interface Malformation {
+  /** For the log line. */
+  problem: string;
+  message: string;
+  /** 400 `validation_failed` unless given. */
+  status?: 501 | 505;
+  code?: 'not_implemented';
+}
+
+function malformationOf(req: IncomingMessage): Malformation | undefined {
   // Node parses any one-digit major version; HTTP/2 and later are never sent as a text request line.
   if (req.httpVersionMajor !== 1)
     return {
@@ -63,6 +73,26 @@ function malformationOf(req: IncomingMessage): { problem: string; message: strin
     return { problem: 'several Host headers', message: `The request has ${hosts} Host headers; send exactly one.` };
   if (hosts === 0 && req.httpVersion === '1.1')
     return { problem: 'no Host header', message: 'The request has no Host header; HTTP/1.1 requires exactly one.' };
+  const transferCodings = String(req.headers['transfer-encoding'] ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '');
+  // Without `chunked` last nobody can tell where the body ends (RFC 9112, 6.3).
+  if (transferCodings.length > 0 && transferCodings.at(-1) !== 'chunked')
+    return {
+      problem: 'chunked is not the last transfer coding',
+      message: `The request's Transfer-Encoding must end with \`chunked\`, which says where the body ends; send the body with Content-Length, or with \`Transfer-Encoding: chunked\`.`,
+    };
+  // Node frames `gzip, chunked` as chunked and hands over the body still gzipped; a coding a
+  // server does not implement is a 501 (RFC 9112, 6.1), and the body cannot be read.
+  const codings = transferCodings.filter((coding) => coding !== 'chunked');
+  if (codings.length > 0)
+    return {
+      problem: 'transfer coding not implemented',
+      message: `The request's Transfer-Encoding has ${codings.map((coding) => `\`${coding.slice(0, 20)}\``).join(', ')}, which this server does not implement; send the body with Content-Length, or with \`Transfer-Encoding: chunked\` alone.`,
+      status: 501,
+      code: 'not_implemented',
+    };
   const target = req.url ?? '';
   if (!target.startsWith('/') && !/^https?:\/\//i.test(target)) {
     return {

@@ -23,7 +23,21 @@ export const PLAN_LIMITS = ${planLimits(document)} as const;
 
 /** The \`Retry-After\` every 503 carries, as \`${UNAVAILABLE_RETRY_AFTER.extension}\` on the \`${UNAVAILABLE_RETRY_AFTER.header}\` header states it. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = ${unavailableRetryAfter(document)};
+
+/** The most problems an Error body lists in \`details\`, its schema's \`maxItems\`. */
+export const MAX_ERROR_DETAILS = ${maxErrorDetails(document)};
 `;
+}
+
+function maxErrorDetails(document: object): number {
+  const schemas = ((document as JsonObject).components as JsonObject | undefined)?.schemas as
+    | Record<string, JsonObject>
+    | undefined;
+  const details = (schemas?.Error?.properties as Record<string, JsonObject> | undefined)?.details;
+  const maxItems = details?.maxItems;
+  if (!Number.isSafeInteger(maxItems) || (maxItems as number) < 1)
+    throw new Error('The Error schema must bound `details` with `maxItems`, a whole number, at least 1.');
+  return maxItems as number;
 }
 
 function planLimits(document: object): string {

@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { getMimeType } from 'hono/utils/mime';
 import { ApiError, errorBody } from '../../core/errors.ts';
 import type { AppContext, AppEnv } from '../../core/http-types.ts';
 import type { RateLimiter, WindowLimits } from '../../core/limiter/rate-limiter.ts';
@@ -56,12 +57,21 @@ const NOT_BUILT_MESSAGE =
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const YAML_TYPE = 'application/yaml; charset=utf-8';
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': JSON_TYPE,
-  '.yaml': YAML_TYPE,
-  '.png': 'image/png',
-};
+/** Where Hono's table of types (which serveStatic uses) says nothing or no charset. */
+const OWN_TYPES: Record<string, string> = { '.json': JSON_TYPE, '.yaml': YAML_TYPE };
+
+/**
+ * A docs file's type, by its extension: the answers carry `nosniff`, so a browser takes the type
+ * as given, and runs the console's service worker (`mockServiceWorker.js`) only as JavaScript.
+ */
+function contentTypeOf(file: string): string {
+  return OWN_TYPES[path.extname(file).toLowerCase()] ?? getMimeType(file) ?? 'application/octet-stream';
+}
+
+/** Text gains from compression; images (but SVG) and compressed files do not. */
+function isText(contentType: string): boolean {
+  return /^(text\/|application\/(json|yaml|javascript)\b|[^;]*\+(xml|json)\b)/.test(contentType);
+}
 
 /** Per client address, apart from the API's windows: enough to browse every edition and download the bundles often. */
 export const DOCS_LIMITS: WindowLimits = { perMinute: 300, perDay: 20_000 };
@@ -154,7 +164,7 @@ async function prepare(
     etag: `"${tag}${suffix}"`,
   });
   const encoded: Prepared['encoded'] = {};
-  if (!contentType.startsWith('image/')) {
+  if (isText(contentType)) {
     const [br, gz] = await Promise.all([
       precompressed.br ?? compress.br(content),
       precompressed.gzip ?? compress.gzip(content),
@@ -240,7 +250,7 @@ function preparedFiles(): (file: string) => Promise<Prepared | undefined> {
     const version = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
     const cached = cache.get(file);
     if (cached?.version === version) return cached.prepared;
-    const contentType = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const contentType = contentTypeOf(file);
     const prepared = Promise.all([readFile(file), precompressedBeside(file, stats.mtimeMs)]).then(
       ([content, precompressed]) => prepare(content, contentType, precompressed),
       () => undefined,
@@ -298,6 +308,8 @@ function answer(c: Context<AppEnv>, prepared: Prepared): Response {
   };
   if (notModified(c.req.header('If-None-Match'), prepared)) return c.body(null, 304, headers);
   if (chosen !== prepared.identity && encoding) headers['Content-Encoding'] = encoding;
+  // Stated here, so that a HEAD (answered by this GET) says it without copying the file.
+  headers['Content-Length'] = String(chosen.body.byteLength);
   return c.body(chosen.body, 200, { ...headers, 'Content-Type': prepared.contentType });
 }
 

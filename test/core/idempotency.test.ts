@@ -200,6 +200,25 @@ function idempotentCreates(engine: StorageEngine): void {
     expect((await post('/v1/store/orders', order, randomUUID())).status).toBe(201);
   });
 
+  it.each([
+    ['an invalid body', 400, 'validation_failed', { name: '', categoryId: 1 }],
+    ['a body that is no JSON', 400, 'malformed_json', '{"name":'],
+    ['a body over the limit', 413, 'payload_too_large', { name: 'Rex', categoryId: 1, note: 'a'.repeat(20_000) }],
+  ] as const)(
+    'keeps nothing of %s, refused before the create ran: the corrected request with the same key creates once',
+    async (_, status, code, refusedBody) => {
+      const { post } = await serviceOn(database.storage(), clock);
+      const key = randomUUID();
+      await expectError(await post('/v1/pets', refusedBody, key), status, code);
+
+      const corrected = await post('/v1/pets', NEW_PET, key);
+      expect(corrected.status).toBe(201);
+      expect(corrected.headers.get('Idempotent-Replayed')).toBeNull();
+      expect((await post('/v1/pets', NEW_PET, key)).headers.get('Idempotent-Replayed')).toBe('true');
+      expect(await storedPets()).toHaveLength(1);
+    },
+  );
+
   it('replays an order as it replays a pet', async () => {
     const { post } = await serviceOn(database.storage(), clock);
     await post('/v1/pets', NEW_PET);

@@ -194,6 +194,30 @@ describe('mock scenarios', () => {
     });
   });
 
+  describe('a reserved query parameter given twice', () => {
+    it.each([
+      [SCENARIO_PARAMETER, 'empty', 'default'],
+      ['__fault', 'drop', 'unavailable'],
+    ])(
+      'refuses %s given twice with 400 naming it, as the API refuses a parameter of its own given twice',
+      async (name, first, second) => {
+        const { message } = await expectContractError(
+          await sender(() => mock)(`/v1/pets?${name}=${first}&${name}=${second}`),
+          400,
+          'validation_failed',
+        );
+        expect(message).toContain(`\`${name}\``);
+        expect(message).toMatch(/at most once/);
+        const api = await expectContractError(
+          await sender(() => mock)('/v1/pets?limit=1&limit=2'),
+          400,
+          'validation_failed',
+        );
+        expect(api.message).toMatch(/at most once/);
+      },
+    );
+  });
+
   describe('the probes, which no key, rate limit or refusal of a scenario concerns', () => {
     const probe = (operationId: 'getHealth' | 'getReadiness', name: string) =>
       fetch(`${mock.url}${contract.operation(operationId).servedPath}?${SCENARIO_PARAMETER}=${name}`);
@@ -270,6 +294,43 @@ describe('mock scenarios', () => {
         expect(await (await sender(() => mock)('/v1/pets')).json()).toEqual([]);
       },
     );
+  });
+
+  describe('PUT /__mock/scenario with a large body', () => {
+    const overLimit = JSON.stringify({ name: 'a'.repeat(contract.largestBodyBytes) });
+
+    it.each([
+      ['declared with Content-Length', overLimit],
+      [
+        'sent chunked, without a length',
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(overLimit));
+            controller.close();
+          },
+        }),
+      ],
+    ])('refuses a body over the API limit %s with 413 payload_too_large', async (_case, body) => {
+      const response = await fetch(`${mock.url}/__mock/scenario`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+
+      const message = await expectAdminError(response, 413, 'payload_too_large');
+      expect(message).toContain(String(contract.largestBodyBytes));
+      expect(await scenarioInForce(mock)).toEqual({ name: 'default' });
+    });
+
+    it('quotes an unknown name of any length by its first 100 characters only', async () => {
+      const name = `${'b'.repeat(100)}${'c'.repeat(5_000)}`;
+      const response = await admin(mock, 'PUT', '/__mock/scenario', JSON.stringify({ name }));
+
+      const message = await expectAdminError(response, 400, 'validation_failed');
+      expect(message).toContain(`"${'b'.repeat(100)}…"`);
+      expect(message).not.toContain('bc');
+    });
   });
 
   describe('POST /__mock/reset', () => {

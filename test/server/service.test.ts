@@ -3,7 +3,9 @@
 // and the instance recovers by itself once the service is back.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../contract/contract.ts';
 import { createLogger } from '../../core/logger.ts';
+import { listen } from '../../node/listen.ts';
 import { openService, type Service } from '../../server/service.ts';
 import {
   createTestDatabase,
@@ -13,6 +15,7 @@ import {
   redisReachable,
   redisTestPrefix,
 } from '../../support/backing-services.ts';
+import { converse, requestHead } from '../support/raw-http.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const available = (await postgresReachable()) && (await redisReachable());
@@ -118,6 +121,48 @@ describe.skipIf(!available)('openService on PostgreSQL and Redis', () => {
     await proxy().forward();
     await recovered('/v1/pets', 200);
   });
+
+  it.each<[string, () => TcpProxy]>([
+    ['PostgreSQL', () => postgresProxy],
+    ['Redis', () => redisProxy],
+  ])(
+    'answers each of five creates pipelined ahead of malformed bytes with 503, in order, then the 400, while %s stalls, and stores none',
+    async (service, proxy) => {
+      const listening = await listen(deployment.app.fetch, '127.0.0.1', 0, {
+        maxBodyBytes: loadContract().largestBodyBytes,
+      });
+      const tag = `pipelined while ${service} stalls`;
+      const create = (index: number) => {
+        const body = JSON.stringify({ name: `${tag} ${index}`, categoryId: 1 });
+        return (
+          requestHead('POST', '/v1/pets', [
+            ['Host', 'localhost'],
+            ['Authorization', `Bearer ${key}`],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', body.length],
+          ]) + body
+        );
+      };
+      try {
+        proxy().stall();
+        const conversation = await converse(
+          listening.origin,
+          [`${[1, 2, 3, 4, 5].map(create).join('')}G@RBAGE / HTTP/1.1\r\n\r\n`],
+          { endAfterMs: 10_000 },
+        );
+
+        expect(conversation.responses.map((response) => response.status)).toEqual([503, 503, 503, 503, 503, 400]);
+        expect(conversation.endedByServer).toBe(true);
+        await proxy().forward();
+        await recovered('/v1/pets', 200);
+        const { items } = await deployment.storage.collections('pets').list({ limit: 100, filters: {} });
+        expect(items.filter((pet) => String(pet.name).startsWith(tag))).toEqual([]);
+      } finally {
+        await proxy().forward();
+        await listening.close();
+      }
+    },
+  );
 
   it('never limits or bans a key, nor its address, for requests made while PostgreSQL stalls', async () => {
     const enterprise = (

@@ -8,14 +8,15 @@ import { openService } from '../../server/service.ts';
 /**
  * The real service on an in-memory database, served over HTTP on a free port by the same server
  * `npm start` runs, with every log line captured, and an enterprise key with limits out of the way.
+ * `trustProxy` takes the client address from `X-Forwarded-For`, as `TRUST_PROXY` does.
  */
-export async function startListeningApp(limits: Partial<HttpLimits> = {}) {
+export async function startListeningApp(limits: Partial<HttpLimits> = {}, { trustProxy = false } = {}) {
   const logLines: string[] = [];
   const logger = createLogger('debug', (line) => logLines.push(line));
   const service = await openService({
     storage: { engine: 'sqlite', path: ':memory:' },
     logger,
-    clientAddress: clientAddressResolver(false),
+    clientAddress: clientAddressResolver(trustProxy),
   });
   const { secret: apiKey } = await service.storage.keys.create({
     plan: 'enterprise',

@@ -23,6 +23,13 @@ import { GroupCommit } from './group-commit.ts';
 import { SqliteIdempotencyStore } from './idempotency.ts';
 import { statement } from './statement-cache.ts';
 
+export interface SqliteStoreOptions {
+  /** Told of each group commit's size (the metrics); nobody by default. */
+  observer?: StorageObserver;
+  /** Throws UnavailableError when DATABASE_PATH no longer names the open file; checks nothing by default. */
+  checkFile?: () => void;
+}
+
 /** A create waiting for its group commit, with its claim on an idempotency key if it has one. */
 interface PendingCreate {
   fields: Record<string, unknown>;
@@ -91,16 +98,19 @@ function addedColumn(db: Database, table: CollectionTable, field: CollectionTabl
   return `${field.column} ${type}`;
 }
 
-/** A store for each of the contract's collections, on `db` (synced first). */
+/**
+ * A store for each of the contract's collections, on `db` (synced first). `checkFile` runs before
+ * each group commit and throws when the commit could not last (the database file was deleted).
+ */
 export function sqliteCollectionStores(
   db: Database,
   contract: Contract,
   idempotency = new SqliteIdempotencyStore(db),
-  observer: StorageObserver = {},
+  { observer = {}, checkFile = () => {} }: SqliteStoreOptions = {},
 ): CollectionStores {
   const stores = new Map(
     collectionTables(contract).map(
-      (table) => [table.name, new SqliteCollectionStore(db, table, idempotency, observer)] as const,
+      (table) => [table.name, new SqliteCollectionStore(db, table, idempotency, { observer, checkFile })] as const,
     ),
   );
   return (name) => {
@@ -119,7 +129,12 @@ class SqliteCollectionStore implements CollectionStore {
   readonly #items: ReadCache<Item>;
   readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
 
-  constructor(db: Database, table: CollectionTable, idempotency: SqliteIdempotencyStore, observer: StorageObserver) {
+  constructor(
+    db: Database,
+    table: CollectionTable,
+    idempotency: SqliteIdempotencyStore,
+    { observer, checkFile }: Required<SqliteStoreOptions>,
+  ) {
     this.#db = db;
     this.#table = table;
     this.#read = rowReader('sqlite', table);
@@ -156,6 +171,8 @@ class SqliteCollectionStore implements CollectionStore {
         withSqlite(() => {
           // A batch still queued when the service closed the database (a shutdown past its timeout).
           if (!db.open) throw new UnavailableError('storage', 'the database is closed');
+          // A commit to a file no longer at its path would be acknowledged, then lost at restart.
+          checkFile();
           // Returns after the COMMIT (synced): a failed commit or insert throws, and rolls back the
           // whole batch, so no item of it is stored or acknowledged.
           return insertAll(items);

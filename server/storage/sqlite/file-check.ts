@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { PreconditionError } from '../../../core/errors.ts';
 import { integrityProblems } from './integrity.ts';
+import { keepForLife } from './statement-cache.ts';
 
 /**
  * Checks the file DATABASE_PATH names before the service opens (and would create or migrate) it:
@@ -35,6 +36,7 @@ function checkIntegrity(path: string): void {
   let problems: string[];
   try {
     const db = new Sqlite(path, { readonly: true, fileMustExist: true });
+    keepForLife(db);
     try {
       problems = integrityProblems(db, 'quick');
     } finally {

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 const statements = new WeakMap<Database, Map<string, Statement>>();
+const keptForLife = new Set<Database>();
 
 /**
  * The statement for `sql`, prepared once per database and kept as long as it. Besides saving
@@ -23,4 +24,13 @@ export function statement<Params extends unknown[] = unknown[], Row = unknown>(
     cache.set(sql, prepared);
   }
   return prepared as Statement<Params, Row>;
+}
+
+/**
+ * Keeps a database the process opened for a moment (the start's integrity check), and the
+ * statements prepared on it here, from ever being collected, for the same reason: closed, they
+ * are still native objects whose finalizer aborts Node 24.
+ */
+export function keepForLife(db: Database): void {
+  keptForLife.add(db);
 }

@@ -5,6 +5,7 @@ import { CURSOR_SECRET_SETTING, type Storage, type StorageObserver } from '../st
 import { sqliteCollectionStores } from './collections.ts';
 import { type Database, openDatabase } from './database.ts';
 import { withSqlite } from './errors.ts';
+import { databaseFileCheck } from './file-identity.ts';
 import { SqliteIdempotencyStore } from './idempotency.ts';
 import { SqliteKeyStore } from './key-store.ts';
 import { statement } from './statement-cache.ts';
@@ -41,12 +42,14 @@ export function sqliteStorage(
   observer: StorageObserver = {},
 ): Storage {
   const idempotency = new SqliteIdempotencyStore(db);
+  const checkFile = databaseFileCheck(path);
   return {
-    collections: sqliteCollectionStores(db, contract, idempotency, observer),
+    collections: sqliteCollectionStores(db, contract, idempotency, { observer, checkFile }),
     idempotency,
     keys: new SqliteKeyStore(db, clock),
     cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
     async ping() {
+      checkFile();
       // Commits a write that leaves nothing behind: on a full disk, or a file that became
       // read-only or unreadable, a read alone would still answer while every write fails.
       withSqlite(() =>

@@ -15,8 +15,8 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function serve(limits: Partial<HttpLimits> = {}): Promise<ListeningApp> {
-  app = await startListeningApp(limits);
+async function serve(limits: Partial<HttpLimits> = {}, options: { trustProxy?: boolean } = {}): Promise<ListeningApp> {
+  app = await startListeningApp(limits, options);
   return app;
 }
 
@@ -76,6 +76,42 @@ describe('requests the server cannot serve as they are asked', () => {
   });
 });
 
+describe('a transfer coding the server does not implement', () => {
+  it('answers Transfer-Encoding: gzip, chunked with 501 not_implemented naming gzip, stores nothing, and closes the connection', async () => {
+    const { origin, apiKey, service } = await serve();
+    const body = JSON.stringify({ name: 'Zipped', categoryId: 1 });
+    const request = requestHead('POST', '/v1/pets', [
+      ['Host', 'localhost'],
+      ['Authorization', `Bearer ${apiKey}`],
+      ['Content-Type', 'application/json'],
+      ['Transfer-Encoding', 'gzip, chunked'],
+    ]);
+    const conversation = await converse(origin, [`${request}${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`]);
+
+    const response = expectClosingError(conversation, 501, 'not_implemented');
+    expect(JSON.parse(response.body).message).toMatch(/`gzip`/);
+    const { items } = await service.storage.collections('pets').list({ limit: 10, filters: {} });
+    expect(items).toEqual([]);
+  });
+});
+
+describe('a Transfer-Encoding that does not end with chunked', () => {
+  it.each(['gzip', 'identity'])(
+    'answers Transfer-Encoding: %s with 400, since where the body ends cannot be told, and closes the connection',
+    async (coding) => {
+      const { origin, apiKey } = await serve();
+      const request = requestHead('POST', '/v1/pets', [
+        ['Host', 'localhost'],
+        ['Authorization', `Bearer ${apiKey}`],
+        ['Content-Type', 'application/json'],
+        ['Transfer-Encoding', coding],
+      ]);
+      const response = expectClosingError(await converse(origin, [`${request}{}`]), 400, 'validation_failed');
+      expect(JSON.parse(response.body).message).toMatch(/chunked/);
+    },
+  );
+});
+
 describe('HTTP/1.0 requests, which have no Host', () => {
   it.each([
     ['/readyz', 200, /"status":"ready"/],
@@ -94,6 +130,57 @@ describe('HTTP/1.0 requests, which have no Host', () => {
 
     expect(conversation.responses.map((response) => response.status)).toEqual([200]);
     expect(JSON.parse(defined(conversation.responses[0], 'the answer').body)).toEqual([]);
+  });
+});
+
+describe('a request with more headers than Node keeps by default (2,000), within 16 KiB', () => {
+  /** 2,100 short headers: about 10 KiB. */
+  const FILLER: [string, string][] = Array.from({ length: 2_100 }, (_, index) => [`x${index}`, '1']);
+
+  it('reads the Host that follows them', async () => {
+    const { origin } = await serve();
+    const conversation = await converse(origin, [requestHead('GET', '/healthz', [...FILLER, ['Host', 'localhost']])]);
+
+    expect(conversation.responses.map((response) => response.status)).toEqual([200]);
+  });
+
+  it('counts the X-Forwarded-For entry a trusted proxy appended after them, not the one the client chose', async () => {
+    const { origin } = await serve({}, { trustProxy: true });
+    const remaining = async (headers: [string, string][]) => {
+      const conversation = await converse(origin, [
+        requestHead('GET', '/v1/pets', [['Host', 'localhost'], ...headers]),
+      ]);
+      const [answer] = conversation.responses;
+      expect(answer?.status).toBe(401);
+      return Number(answer?.headers['x-ratelimit-remaining']);
+    };
+
+    const first = await remaining([['X-Forwarded-For', '203.0.113.9'], ...FILLER, ['X-Forwarded-For', '198.51.100.7']]);
+    const second = await remaining([['X-Forwarded-For', '198.51.100.7']]);
+    expect(second).toBe(first - 1);
+  });
+});
+
+describe('HEAD', () => {
+  it.each([
+    ['/v1/pets', true],
+    ['/v1/pets/999999', true],
+    ['/healthz', false],
+    ['/openapi.json', false],
+  ])('answers HEAD %s with the Content-Length of its GET, and no body', async (path, withKey) => {
+    const { origin, apiKey } = await serve();
+    const head = (method: string) =>
+      requestHead(method, path, [
+        ['Host', 'localhost'],
+        ...(withKey ? [['Authorization', `Bearer ${apiKey}`] as [string, string]] : []),
+      ]);
+    const conversation = await converse(origin, [head('GET') + head('HEAD')], { endAfterMs: 500 });
+
+    const [get, answer] = conversation.responses as [RawResponse, RawResponse];
+    expect(answer.status).toBe(get.status);
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(get.body));
+    expect(conversation.responses).toHaveLength(2);
+    expect(answer.body).toBe('');
   });
 });
 

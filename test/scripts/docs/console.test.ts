@@ -178,6 +178,28 @@ describe.skipIf(!withChromium)('Try it console of the docs, against a server wit
     await server?.close();
   });
 
+  it("answers from the page's mock behind its service worker on the page the server serves at /docs/, as npm start serves it", async () => {
+    const page = await context.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    });
+    await page.goto(`${server.origin}/docs/`);
+    const form = await openConsole(page, 'listPets');
+    await form.getByLabel('limit (query)').fill('2');
+    await form.getByRole('button', { name: /^Send GET / }).click();
+
+    const answer = await answerOf(form);
+    expect(answer.status).toMatch(/^200\b/);
+    expect(answer.body).toEqual(examplePets().slice(0, 2));
+    // Registered and in control: the answer came through the worker, not the page's fallback.
+    expect(await page.evaluate('navigator.serviceWorker.controller?.scriptURL')).toBe(
+      `${server.origin}/docs/mockServiceWorker.js`,
+    );
+    expect(warnings.filter((text) => /service ?worker/i.test(text))).toEqual([]);
+    await page.close();
+  });
+
   it('sends GET /pets to the server the reader names, with their key, and forgets the key when the tab closes', async () => {
     const page = await context.newPage();
     await page.goto(`${server.origin}/docs/`);

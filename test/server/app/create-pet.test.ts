@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/contract.ts';
 import type { Pet, PetStatus } from '../../../generated/openapi.ts';
+import { contract as contractDocument } from '../../support/contract-document.ts';
 import { defined } from '../../support/defined.ts';
 import { expectError, expectJsonContentType, postRaw } from '../../support/http.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
@@ -231,6 +232,25 @@ describe('POST /pets', () => {
     },
   );
 
+  it('lists no more details than the Error schema allows for a full body of unknown fields, in an answer about its size', async () => {
+    const errorSchema = contractDocument.components?.schemas?.Error as unknown as {
+      properties: { details: { maxItems: number } };
+    };
+    const maxDetails = errorSchema.properties.details.maxItems;
+    const fields: Record<string, number> = { name: 1 };
+    for (let index = 0; JSON.stringify(fields).length < MAX_BODY_BYTES - 20; index++) fields[`u${index}`] = 0;
+    const body = json(fields);
+    expect(Object.keys(fields).length).toBeGreaterThan(maxDetails * 10);
+
+    const response = await postRaw(t, body);
+    const answer = await response.clone().text();
+    const error = await expectError(response, 400, 'validation_failed', 'u0');
+
+    expect(error.details).toHaveLength(maxDetails);
+    expect(error.details?.[0]?.name).toBe('u0');
+    expect(answer.length).toBeLessThan(body.length);
+  });
+
   it.each(NOT_AN_OBJECT)('rejects a body that is %s with 400 validation_failed', async (_, body) => {
     const error = await expectError(await postRaw(t, body), 400, 'validation_failed');
     expect(error.message).toMatch(/body/i);
@@ -295,6 +315,28 @@ describe('POST /pets', () => {
     it('rejects a body without Content-Type with 415 unsupported_media_type', async () => {
       const response = await t.request('/v1/pets', { method: 'POST', body: new TextEncoder().encode(withName('Rex')) });
       await expectError(response, 415, 'unsupported_media_type', 'Content-Type');
+    });
+
+    it.each(['gzip', 'br', 'identity, gzip'])(
+      'rejects a body sent with Content-Encoding: %s with 415 unsupported_media_type and Accept-Encoding: identity',
+      async (coding) => {
+        const response = await t.request('/v1/pets', {
+          method: 'POST',
+          json: { name: 'Rex', categoryId: 1 },
+          headers: { 'Content-Encoding': coding },
+        });
+        expect(response.headers.get('Accept-Encoding')).toBe('identity');
+        await expectError(response, 415, 'unsupported_media_type', 'Content-Encoding');
+      },
+    );
+
+    it('accepts Content-Encoding: identity, which is no coding', async () => {
+      const response = await t.request('/v1/pets', {
+        method: 'POST',
+        json: { name: 'Rex', categoryId: 1 },
+        headers: { 'Content-Encoding': 'identity' },
+      });
+      expect(response.status).toBe(201);
     });
 
     it.each(['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'])(

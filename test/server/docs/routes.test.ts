@@ -1,6 +1,6 @@
 // The published docs folder under /docs/, /openapi.json and /openapi.yaml on the API server:
 // outside /v1, no key, not rate limited.
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -89,6 +89,22 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
       expect(response.headers.get('Content-Type'), target).toMatch(/^text\/html\b/);
       expect(await response.text(), target).toBe(await readFile(path.join(DEFAULT_DOCS_FILES.dir, file), 'utf8'));
     }
+  });
+
+  it('serves every file of dist/docs/ with the type of its kind, the console worker as JavaScript', async () => {
+    const published = (await readdir(DEFAULT_DOCS_FILES.dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
+      .map((entry) => path.relative(DEFAULT_DOCS_FILES.dir, path.join(entry.parentPath, entry.name)));
+    expect(published).toContain('mockServiceWorker.js');
+
+    for (const file of published) {
+      const response = await anonymous(`/docs/${file}`);
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('Content-Type'), file).not.toBe('application/octet-stream');
+    }
+    const worker = await anonymous('/docs/mockServiceWorker.js');
+    expect(worker.headers.get('Content-Type')).toMatch(/^text\/javascript\b/);
+    expect(worker.headers.get('X-Content-Type-Options')).toBe('nosniff');
   });
 
   it('redirects /docs to /docs/, where the relative links of the draft page resolve', async () => {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts
 import { openSqliteStorage } from '../../../server/storage/sqlite/storage.ts';
 import type { Storage } from '../../../server/storage/storage.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
+import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
 import { defined } from '../../support/defined.ts';
 import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 import { startTcpProxy } from '../../support/tcp-proxy.ts';
@@ -149,6 +151,66 @@ describe.each([
       }
     },
   );
+});
+
+/**
+ * Preloaded into a server: kills it (SIGKILL) right after its first batch of creates commits,
+ * before any answer is written, as a crash between the commit and the answer would.
+ */
+const KILL_AFTER_FIRST_CREATE_COMMIT = `data:text/javascript,${encodeURIComponent(`
+import { createRequire } from 'node:module';
+const Database = createRequire(${JSON.stringify(pathToFileURL(join(REPOSITORY_ROOT, 'package.json')).href)})('better-sqlite3');
+const transaction = Database.prototype.transaction;
+Database.prototype.transaction = function (run) {
+  return transaction.call(this, function (...args) {
+    const creates = Array.isArray(args[0]) && args[0].some((item) => item && typeof item === 'object' && 'fields' in item);
+    // Queued inside the transaction, so it runs once the commit returned, before any answer is sent.
+    if (creates) queueMicrotask(() => process.kill(process.pid, 'SIGKILL'));
+    return run.apply(this, args);
+  });
+};
+`)}`;
+
+describe('a create committed but never answered (the server killed between its commit and its answer)', () => {
+  it('replays the committed create to the retry with the same Idempotency-Key, and stores one pet', {
+    timeout: 60_000,
+  }, async () => {
+    const engine = await sqliteEngine();
+    try {
+      const storage = await engine.open();
+      const { secret } = await storage.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 });
+      await storage.close();
+      const key = randomUUID();
+      const create = (server: ServerProcess) =>
+        fetch(`${server.baseUrl}/v1/pets`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+          body: JSON.stringify({ name: 'Committed, unanswered', categoryId: 1 }),
+        });
+
+      const crashing = await startServerProcess({
+        ...engine.env,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${KILL_AFTER_FIRST_CREATE_COMMIT}`,
+      });
+      running.push(crashing);
+      await expect(create(crashing)).rejects.toThrow();
+      expect(await crashing.exited).toMatchObject({ signal: 'SIGKILL' });
+      const committed = await engine.contents();
+      expect(committed.pets).toHaveLength(1);
+      expect(committed.answers.map((answer) => answer.key)).toEqual([key]);
+
+      const restarted = await startServerProcess(engine.env);
+      running.push(restarted);
+      const retry = await create(restarted);
+
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(((await retry.json()) as { id: number }).id).toBe(committed.pets[0]?.id);
+      expect((await engine.contents()).pets).toHaveLength(1);
+    } finally {
+      await engine.drop();
+    }
+  });
 });
 
 describe.skipIf(!(await postgresReachable()))(

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmdirSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, rmSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -207,6 +207,42 @@ describe.skipIf(!canMount)('POST /v1/pets on a full disk', () => {
     expect(failure).toBeInstanceOf(UnavailableError);
     expect(await keys.count()).toBe(created);
     expect(() => getOrCreateSecret(db, 'another-secret')).toThrow(/full/);
+  });
+});
+
+describe('a database file deleted under the running server', () => {
+  /** A service on a file of its own, one pet stored, then every SQLite file of it deleted. */
+  async function deletedUnder(): Promise<{ t: ServiceUnderTest; path: string }> {
+    const dir = mkdtempSync(join(tmpdir(), 'animal-store-deleted-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'animal-store.db');
+    const t = await startService(path);
+    expect((await t.post('Before')).status).toBe(201);
+    expect(await (await t.get('/readyz')).json()).toMatchObject({ status: 'ready' });
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+    return { t, path };
+  }
+
+  it('fails the storage check of /readyz and refuses creates with 503, which would vanish at restart', async () => {
+    const { t, path } = await deletedUnder();
+
+    const ready = await t.get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'unavailable', checks: { storage: 'unavailable' } });
+    await expectServiceUnavailable(await t.post('Would vanish'));
+    expect(errorLines(t).at(-1)).toMatchObject({
+      event: 'storage_unavailable',
+      reason: expect.stringContaining(`${path} was deleted`),
+    });
+  });
+
+  it('keeps refusing once another program made a new database at the path (the keys tool), whose keys it would not see', async () => {
+    const { t, path } = await deletedUnder();
+    openDatabase(path).close();
+
+    expect((await t.get('/readyz')).status).toBe(503);
+    await expectServiceUnavailable(await t.post('Would vanish'));
+    expect(errorLines(t).at(-1)).toMatchObject({ reason: expect.stringContaining(`${path} was replaced`) });
   });
 });
 
