@@ -15,6 +15,7 @@ import {
   toColumn,
 } from '../collection-tables.ts';
 import { PostgresIdempotencyStore } from './idempotency.ts';
+import { inPoolTransaction } from './session.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
 /**
@@ -120,9 +121,9 @@ class PostgresCollectionStore implements CollectionStore {
 
   async create(fields: Record<string, unknown>): Promise<Item> {
     assertStorable('postgres', this.#table, fields);
-    // A single statement outside a transaction commits before PostgreSQL answers, so the item is
-    // stored (flushed to PostgreSQL's log, with the default synchronous_commit) once this resolves.
-    return this.#insertOn(this.#pool, fields);
+    // In a transaction rather than as one self-committing statement: an INSERT held by a stalled
+    // network would otherwise commit when it arrives, after the client was answered 503.
+    return inPoolTransaction(this.#pool, (client) => this.#insertOn(client, fields));
   }
 
   async createOnce(

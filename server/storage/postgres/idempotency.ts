@@ -11,7 +11,7 @@ import type {
   KeptAnswer,
 } from '../../../core/idempotency/store.ts';
 import { SWEEP_LIMIT, SweepSchedule } from '../idempotency-sweep.ts';
-import { withPostgres } from './errors.ts';
+import { inPoolTransaction } from './session.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
 interface Row {
@@ -74,36 +74,16 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     insert: (client: pg.PoolClient) => Promise<T>,
     answerOf: (item: T) => KeptAnswer,
   ): Promise<CreateOnceOutcome<T>> {
-    return withPostgres(async () => {
-      const client = await this.#pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        try {
-          const { rows } = await execute<{ locked: boolean }>(client, STATEMENTS.lock, [claim.scope, claim.key]);
-          if (!rows[0]?.locked) {
-            await client.query('ROLLBACK');
-            return { inProgress: true };
-          }
-          const kept = await findIn(client, claim);
-          if (kept) {
-            await client.query('ROLLBACK');
-            return { kept };
-          }
-          const created = await insert(client);
-          await this.#record(client, claim, answerOf(created));
-          await client.query('COMMIT');
-          return { created };
-        } catch (error) {
-          // On a broken connection the rollback fails too, and PostgreSQL rolls back by itself.
-          await client.query('ROLLBACK').catch(() => {});
-          broken = error as Error;
-          throw error;
-        }
-      } finally {
-        // A connection whose transaction failed is dropped rather than reused in an unknown state.
-        client.release(broken);
-      }
+    // Nothing is written when the key is locked or answered already: committing then ends the
+    // read-only transaction and releases the lock as a rollback would.
+    return inPoolTransaction(this.#pool, async (client) => {
+      const { rows } = await execute<{ locked: boolean }>(client, STATEMENTS.lock, [claim.scope, claim.key]);
+      if (!rows[0]?.locked) return { inProgress: true };
+      const kept = await findIn(client, claim);
+      if (kept) return { kept };
+      const created = await insert(client);
+      await this.#record(client, claim, answerOf(created));
+      return { created };
     });
   }
 

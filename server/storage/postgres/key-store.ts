@@ -6,8 +6,8 @@ import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../../core/keys/key-s
 import { hashKey } from '../../keys/api-key.ts';
 import { LastUseRecorder } from '../../keys/last-use.ts';
 import { isExpired, newKeyRow, successorOf } from '../../keys/new-key.ts';
-import { withPostgres } from './errors.ts';
 import type { KeyChanges } from './key-changes.ts';
+import { inPoolTransaction } from './session.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
 const KEY_COLUMNS =
@@ -149,35 +149,21 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   async rotate(id: number, overlapMs: number): Promise<{ record: ApiKeyRecord; secret: string } | undefined> {
-    return withPostgres(async () => {
-      const client = await this.#pool.connect();
-      let failed: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        const { rows } = await execute<KeyRow>(client, KEY_STATEMENTS.findActiveById, [id, this.#now()]);
-        const [row] = rows;
-        if (!row) {
-          await client.query('ROLLBACK');
-          return undefined;
-        }
-        const old = recordOf(row);
-        const { secret, columns } = newKeyRow(successorOf(old), this.#now());
-        const inserted = await execute<KeyRow>(client, KEY_STATEMENTS.insertRotated, [...columns, old.lineage]);
-        const [created] = inserted.rows;
-        if (!created) throw new Error('PostgreSQL returned no row for a rotated key.');
-        await execute(client, KEY_STATEMENTS.expireAt, [new Date(this.#clock.now() + overlapMs).toISOString(), id]);
-        await client.query('COMMIT');
-        // This instance refuses the old key's new expiry at once, before its notification arrives.
-        this.#invalidate();
-        return { record: recordOf(created), secret };
-      } catch (error) {
-        failed = error as Error;
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release(failed);
-      }
+    const rotated = await inPoolTransaction(this.#pool, async (client) => {
+      const { rows } = await execute<KeyRow>(client, KEY_STATEMENTS.findActiveById, [id, this.#now()]);
+      const [row] = rows;
+      if (!row) return undefined;
+      const old = recordOf(row);
+      const { secret, columns } = newKeyRow(successorOf(old), this.#now());
+      const inserted = await execute<KeyRow>(client, KEY_STATEMENTS.insertRotated, [...columns, old.lineage]);
+      const [created] = inserted.rows;
+      if (!created) throw new Error('PostgreSQL returned no row for a rotated key.');
+      await execute(client, KEY_STATEMENTS.expireAt, [new Date(this.#clock.now() + overlapMs).toISOString(), id]);
+      return { record: recordOf(created), secret };
     });
+    // This instance refuses the old key's new expiry at once, before its notification arrives.
+    if (rotated) this.#invalidate();
+    return rotated;
   }
 
   async list(): Promise<ApiKeyRecord[]> {
