@@ -32,43 +32,45 @@ export async function createMetrics(): Promise<Metrics> {
   const client = await import('prom-client');
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const registers = [registry];
-  const duration = new client.Histogram({
-    name: 'http_server_request_duration_seconds',
-    help: 'Time from a request reaching the app to its answer, by method, route template, operationId and status.',
-    labelNames: ['method', 'route', 'operation', 'status'] as const,
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const refusals = new client.Counter({
-    name: 'animal_store_rate_limit_refusals_total',
-    help: 'Requests refused with 429, by code: rate_limited (a window used up) or key_banned.',
-    labelNames: ['code'] as const,
-    registers,
-  });
-  const unavailable = new client.Counter({
-    name: 'animal_store_unavailable_total',
-    help: 'Requests answered 503 service_unavailable, by the dependency that could not do the work (storage, limiter).',
-    labelNames: ['dependency'] as const,
-    registers,
-  });
-  const replays = new client.Counter({
-    name: 'animal_store_idempotent_replays_total',
-    help: 'Creates answered with the answer kept under their Idempotency-Key, instead of creating again.',
-    registers,
-  });
-  const httpRefusals = new client.Counter({
-    name: 'animal_store_http_refusals_total',
-    help: 'Requests the HTTP layer answered itself before the app, by status: malformed (400, 505), too large (431), too slow (408), an unknown Expect (417).',
-    labelNames: ['status'] as const,
-    registers,
-  });
-  const batchSize = new client.Histogram({
-    name: 'animal_store_group_commit_batch_size',
-    help: 'Creates written by one SQLite transaction (group commit): how many writes shared one fsync.',
-    buckets: BATCH_BUCKETS,
-    registers,
-  });
+  const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[] = []) =>
+    new client.Counter<Label>({ name, help, labelNames, registers: [registry] });
+  const histogram = <Label extends string>(
+    name: string,
+    help: string,
+    buckets: number[],
+    labelNames: readonly Label[] = [],
+  ) => new client.Histogram<Label>({ name, help, buckets, labelNames, registers: [registry] });
+
+  const duration = histogram(
+    'http_server_request_duration_seconds',
+    'Time from a request reaching the app to its answer, by method, route template, operationId and status.',
+    DURATION_BUCKETS,
+    ['method', 'route', 'operation', 'status'],
+  );
+  const refusals = counter(
+    'animal_store_rate_limit_refusals_total',
+    'Requests refused with 429, by code: rate_limited (a window used up) or key_banned.',
+    ['code'],
+  );
+  const unavailable = counter(
+    'animal_store_unavailable_total',
+    'Requests answered 503 service_unavailable, by the dependency that could not do the work (storage, limiter).',
+    ['dependency'],
+  );
+  const replays = counter(
+    'animal_store_idempotent_replays_total',
+    'Creates answered with the answer kept under their Idempotency-Key, instead of creating again.',
+  );
+  const httpRefusals = counter(
+    'animal_store_http_refusals_total',
+    'Requests the HTTP layer answered itself before the app, by status: malformed (400, 505), too large (431), too slow (408), an unknown Expect (417).',
+    ['status'],
+  );
+  const batchSize = histogram(
+    'animal_store_group_commit_batch_size',
+    'Creates written by one SQLite transaction (group commit): how many writes shared one fsync.',
+    BATCH_BUCKETS,
+  );
   // Present from the start at 0, so a rate() or an alert on them has a series before the first event.
   for (const code of RATE_LIMIT_CODES) refusals.labels(code);
   for (const dependency of DEPENDENCIES) unavailable.labels(dependency);
