@@ -10,16 +10,9 @@ import type {
   IdempotencyStore,
   KeptAnswer,
 } from '../../../core/idempotency/store.ts';
-import { SWEEP_LIMIT, SweepSchedule } from '../idempotency-sweep.ts';
+import { type KeptAnswerRow, keptAnswerOf, recordValues, SWEEP_LIMIT, SweepSchedule } from '../kept-answers.ts';
 import { inPoolTransaction } from './session.ts';
 import { execute, type NamedStatement } from './statements.ts';
-
-interface Row {
-  fingerprint: string;
-  status: number;
-  body: string;
-  location: string | null;
-}
 
 const STATEMENTS = {
   lock: {
@@ -89,27 +82,11 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
 
   async #record(db: Queryable, claim: IdempotencyClaim, answer: KeptAnswer): Promise<void> {
     if (this.#schedule.due(claim.now)) await execute(db, STATEMENTS.sweep, [claim.notBefore, SWEEP_LIMIT]);
-    await execute(db, STATEMENTS.record, [
-      claim.scope,
-      claim.key,
-      answer.fingerprint,
-      answer.status,
-      answer.body,
-      answer.location ?? null,
-      claim.now,
-      claim.notBefore,
-    ]);
+    await execute(db, STATEMENTS.record, recordValues(claim, answer));
   }
 }
 
 async function findIn(db: Queryable, claim: IdempotencyClaim): Promise<KeptAnswer | undefined> {
-  const { rows } = await execute<Row>(db, STATEMENTS.find, [claim.scope, claim.key, claim.notBefore]);
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    fingerprint: row.fingerprint,
-    status: row.status,
-    body: row.body,
-    ...(row.location !== null && { location: row.location }),
-  };
+  const { rows } = await execute<KeptAnswerRow>(db, STATEMENTS.find, [claim.scope, claim.key, claim.notBefore]);
+  return rows[0] && keptAnswerOf(rows[0]);
 }

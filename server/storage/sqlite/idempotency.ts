@@ -3,19 +3,12 @@
 // 4xx ones made without a create.
 import type { Database, Statement } from 'better-sqlite3';
 import type { IdempotencyClaim, IdempotencyStore, KeptAnswer } from '../../../core/idempotency/store.ts';
-import { SWEEP_LIMIT, SweepSchedule } from '../idempotency-sweep.ts';
+import { type KeptAnswerRow, keptAnswerOf, recordValues, SWEEP_LIMIT, SweepSchedule } from '../kept-answers.ts';
 import { withSqlite } from './errors.ts';
 import { statement } from './statement-cache.ts';
 
-interface Row {
-  fingerprint: string;
-  status: number;
-  body: string;
-  location: string | null;
-}
-
 export class SqliteIdempotencyStore implements IdempotencyStore {
-  readonly #find: Statement<[string, string, number], Row>;
+  readonly #find: Statement<[string, string, number], KeptAnswerRow>;
   readonly #record: Statement<unknown[]>;
   readonly #sweep: Statement<[number, number]>;
   readonly #schedule = new SweepSchedule();
@@ -52,27 +45,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   /** The unexpired answer under the claim's key; to be called inside the create's transaction. */
   findNow({ scope, key, notBefore }: IdempotencyClaim): KeptAnswer | undefined {
     const row = this.#find.get(scope, key, notBefore);
-    if (!row) return undefined;
-    return {
-      fingerprint: row.fingerprint,
-      status: row.status,
-      body: row.body,
-      ...(row.location !== null && { location: row.location }),
-    };
+    return row && keptAnswerOf(row);
   }
 
   /** Records the answer under the claim's key, and now and then deletes a bounded number of expired ones. */
   recordNow(claim: IdempotencyClaim, answer: KeptAnswer): void {
     if (this.#schedule.due(claim.now)) this.#sweep.run(claim.notBefore, SWEEP_LIMIT);
-    this.#record.run(
-      claim.scope,
-      claim.key,
-      answer.fingerprint,
-      answer.status,
-      answer.body,
-      answer.location ?? null,
-      claim.now,
-      claim.notBefore,
-    );
+    this.#record.run(...recordValues(claim, answer));
   }
 }
