@@ -158,28 +158,15 @@ async function copyTable(source: Database, client: pg.Client, table: string, sou
       `${sourcePath} keeps ${missing.map((name) => `${table}.${name}`).join(', ')}, which the PostgreSQL schema of this contract has no column for; nothing was copied.`,
     );
   }
-  const read = statement<[number, number], unknown[]>(
-    source,
-    `SELECT ${names.join(', ')} FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`,
-  ).raw();
   // `unnest` turns one array per column into a batch of rows; SQLite's ISO 8601 text, 0/1 and JSON
   // text are read by PostgreSQL as the same instants, booleans and documents.
   const unnest = names.map((name, index) => `$${index + 1}::${typeOf.get(name)}[]`).join(', ');
-  const insert = `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE SELECT * FROM unnest(${unnest})`;
-
-  let copied = 0;
-  let afterId = 0;
-  for (;;) {
-    const rows = read.all(afterId, BATCH_ROWS);
-    const last = rows.at(-1);
-    if (last === undefined) break;
-    await client.query(
-      insert,
-      names.map((_, column) => rows.map((row) => row[column])),
-    );
-    copied += rows.length;
-    afterId = Number(last[0]);
-  }
+  const copied = await copyInBatches(
+    source,
+    client,
+    `SELECT id, ${names.join(', ')} FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`,
+    `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE SELECT * FROM unnest(${unnest})`,
+  );
   await continueIdsAfter(source, client, table);
   return copied;
 }
@@ -218,25 +205,35 @@ async function copySettings(source: Database, client: pg.Client): Promise<boolea
 async function copyIdempotencyAnswers(source: Database, client: pg.Client): Promise<number> {
   const columns = ['scope', 'key', 'fingerprint', 'status', 'body', 'location', 'recorded_at'];
   const types = ['text', 'text', 'text', 'int4', 'text', 'text', 'int8'];
-  const read = statement<[number, number], unknown[]>(
-    source,
-    `SELECT rowid, ${columns.join(', ')} FROM ${IDEMPOTENCY_KEYS} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-  ).raw();
   const unnest = types.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
+  return copyInBatches(
+    source,
+    client,
+    `SELECT rowid, ${columns.join(', ')} FROM ${IDEMPOTENCY_KEYS} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+    `INSERT INTO ${IDEMPOTENCY_KEYS} (${columns.join(', ')}) SELECT * FROM unnest(${unnest})`,
+  );
+}
+
+/**
+ * Copies the rows `select` reads (each its position first, then its columns), BATCH_ROWS at a
+ * time in position order, each batch as one `insert` of one array per column.
+ */
+async function copyInBatches(source: Database, client: pg.Client, select: string, insert: string): Promise<number> {
+  const read = statement<[number, number], unknown[]>(source, select).raw();
   let copied = 0;
-  let afterRowid = 0;
+  let afterPosition = 0;
   for (;;) {
-    const rows = read.all(afterRowid, BATCH_ROWS);
+    const rows = read.all(afterPosition, BATCH_ROWS);
     const last = rows.at(-1);
-    if (last === undefined) break;
+    if (last === undefined) return copied;
+    const [, ...columns] = last;
     await client.query(
-      `INSERT INTO ${IDEMPOTENCY_KEYS} (${columns.join(', ')}) SELECT * FROM unnest(${unnest})`,
+      insert,
       columns.map((_, column) => rows.map((row) => row[column + 1])),
     );
     copied += rows.length;
-    afterRowid = Number(last[0]);
+    afterPosition = Number(last[0]);
   }
-  return copied;
 }
 
 export function describeCopy(
