@@ -4,7 +4,7 @@
 // `GET /x/{id}` fetches one. Storage, the generic handlers and the mocks serve any collection from
 // this description, so a new one needs no code of its own.
 import type { Contract, ContractOperation } from './contract.ts';
-import { type JsonObject, type JsonSchema, resolveRef } from './document.ts';
+import { type JsonObject, type JsonSchema, oncePer, resolveRef } from './document.ts';
 
 export type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'json';
 
@@ -42,14 +42,8 @@ export interface Collection {
 
 export type CollectionRole = 'list' | 'create' | 'fetch';
 
-const found = new WeakMap<Contract, Collection[]>();
-
 /** Every collection of the contract, in the order of its paths; read once per contract. */
-export function collectionsOf(contract: Contract): Collection[] {
-  const known = found.get(contract) ?? readCollections(contract);
-  found.set(contract, known);
-  return known;
-}
+export const collectionsOf: (contract: Contract) => Collection[] = oncePer(readCollections);
 
 /** The collection and the part `operation` plays in it, when it plays one. */
 export function collectionRoleOf(

@@ -16,6 +16,22 @@ export interface OpenApiDocument extends JsonObject {
   components?: Record<string, Record<string, unknown>>;
 }
 
+/**
+ * `read` done once per document (or contract) and kept with it, for as long as the document lives:
+ * compiling or walking a document is the costly part, and a process reads few documents.
+ */
+export function oncePer<Key extends object, Value>(read: (key: Key) => Value): (key: Key) => Value {
+  const kept = new WeakMap<Key, Value>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = read(key);
+      kept.set(key, value);
+    }
+    return value;
+  };
+}
+
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**

@@ -2,9 +2,9 @@
 // the schema its value must match, and how long the service keeps an answer (`x-retention-hours`
 // beside the parameter).
 import type { Contract, ContractOperation } from './contract.ts';
-import { type JsonObject, resolveRef } from './document.ts';
+import { type JsonObject, oncePer, resolveRef } from './document.ts';
 import { schemaComplaint } from './problems.ts';
-import { type SchemaCompiler, schemaCompiler } from './schemas.ts';
+import { schemaCompiler } from './schemas.ts';
 
 /** The header that makes a create safe to retry, as the contract spells it. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -19,7 +19,7 @@ export interface IdempotencyRule {
 }
 
 /** One compiler per contract: compiling the document is the costly part, done once per process. */
-const compilers = new WeakMap<Contract, SchemaCompiler>();
+const compilerOf = oncePer((contract: Contract) => schemaCompiler(contract.document));
 
 /** The operation's rule when it declares an `Idempotency-Key` header; undefined otherwise. */
 export function idempotencyRule(contract: Contract, operation: ContractOperation): IdempotencyRule | undefined {
@@ -33,8 +33,7 @@ export function idempotencyRule(contract: Contract, operation: ContractOperation
       `${operation.operationId} declares ${IDEMPOTENCY_KEY_HEADER} without a positive whole x-retention-hours.`,
     );
   }
-  const compiler = compilers.get(contract) ?? schemaCompiler(contract.document);
-  compilers.set(contract, compiler);
+  const compiler = compilerOf(contract);
   const valid = compiler.compile(declared.schema as object);
   return {
     complaintAbout(key) {

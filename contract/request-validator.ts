@@ -2,7 +2,7 @@
 // openapi/, and used by the server and by the mock alike. It reports every problem of a request.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Contract, ContractOperation, ContractParameter } from './contract.ts';
-import { resolveRef } from './document.ts';
+import { oncePer, resolveRef } from './document.ts';
 import { fromSchemaError, joinField, problem, type RequestLocation, type RequestProblem } from './problems.ts';
 import { type SchemaCompiler, schemaCompiler } from './schemas.ts';
 
@@ -45,14 +45,8 @@ interface CompiledOperation {
   rank(problem: RequestProblem): number;
 }
 
-const validators = new WeakMap<Contract, RequestValidator>();
-
 /** The contract's validator, compiled on first use and then kept with the contract. */
-export function requestValidator(contract: Contract): RequestValidator {
-  const validator = validators.get(contract) ?? compile(contract);
-  validators.set(contract, validator);
-  return validator;
-}
+export const requestValidator: (contract: Contract) => RequestValidator = oncePer(compile);
 
 function compile(contract: Contract): RequestValidator {
   const schemas = schemaCompiler(contract.document, { fillDefaults: true });

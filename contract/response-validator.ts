@@ -6,7 +6,7 @@
 // `default`, a media type by range (`application/*`), and a body that is not JSON is not parsed.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Contract } from './contract.ts';
-import { type JsonObject, type JsonSchema, resolveRef } from './document.ts';
+import { type JsonObject, type JsonSchema, oncePer, resolveRef } from './document.ts';
 import { schemaCompiler } from './schemas.ts';
 
 /** An answer as read off the wire, its body already read as text. */
@@ -34,14 +34,8 @@ export interface ResponseValidator {
   errorBodyProblems(response: ObservedResponse): string[];
 }
 
-const validators = new WeakMap<Contract, ResponseValidator>();
-
 /** The contract's response validator, compiled as schemas are first needed and kept with the contract. */
-export function responseValidator(contract: Contract): ResponseValidator {
-  const validator = validators.get(contract) ?? createValidator(contract);
-  validators.set(contract, validator);
-  return validator;
-}
+export const responseValidator: (contract: Contract) => ResponseValidator = oncePer(createValidator);
 
 /**
  * The response the operation declares for `status`: its own, else its range's (`4XX`), else

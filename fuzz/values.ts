@@ -1,7 +1,7 @@
 // Values judged by the contract module's own JSON Schema set-up, and the one valid value of a
 // schema the fuzzer starts from: the same on every run, so the cases built on it are too.
 import fc from 'fast-check';
-import type { JsonObject, OpenApiDocument } from '../contract/document.ts';
+import { type JsonObject, type OpenApiDocument, oncePer } from '../contract/document.ts';
 import { schemaCompiler } from '../contract/schemas.ts';
 import { type SchemaArbitraries, schemaArbitraries } from './schema-arbitraries.ts';
 
@@ -19,13 +19,7 @@ export interface Values {
 const FIRST_VALID_SEED = 1;
 
 /** Each document's values, made once: compiling its schemas is the costly part. */
-const made = new WeakMap<OpenApiDocument, Values>();
-
-export function values(document: OpenApiDocument): Values {
-  const known = made.get(document) ?? valuesOf(document);
-  made.set(document, known);
-  return known;
-}
+export const values: (document: OpenApiDocument) => Values = oncePer(valuesOf);
 
 function valuesOf(document: OpenApiDocument): Values {
   const compiler = schemaCompiler(document);
