@@ -45,8 +45,6 @@ const RATE_LIMITS_SCHEMA = {
   },
 };
 
-const fitsRateLimits = shapeCheck('x-rate-limits', RATE_LIMITS_SCHEMA);
-
 /**
  * A check that the value of the extension `name` fits `schema`: it reports every misfit at
  * `location` and answers whether the value fits.
@@ -62,39 +60,53 @@ function shapeCheck(name, schema) {
   };
 }
 
-function RateLimitsShape() {
-  return {
-    SecurityScheme: {
-      enter(scheme, ctx) {
-        const rules = scheme['x-rate-limits'];
-        if (rules === undefined) return;
-        const location = ctx.location.child('x-rate-limits');
-        if (!fitsRateLimits(rules, location, ctx)) return;
-        const withoutKey = rules.plans[rules.withoutKey];
-        if (withoutKey === undefined || withoutKey === 'per-key') {
-          ctx.report({
-            message: '`x-rate-limits.withoutKey` must name a plan with fixed limits.',
-            location: location.child('withoutKey'),
-          });
-        }
-        for (const [plan, limits] of Object.entries(rules.plans)) {
-          if (limits !== 'per-key' && limits.perDay < limits.perMinute) {
-            ctx.report({
-              message: `Plan ${plan} allows fewer requests a day than a minute.`,
-              location: location.child(['plans', plan]),
-            });
-          }
-        }
-        if (rules.ban.longestBanSeconds < rules.ban.firstBanSeconds) {
-          ctx.report({
-            message: 'The longest ban is shorter than the first.',
-            location: location.child(['ban', 'longestBanSeconds']),
-          });
-        }
+/**
+ * A rule for the extension `name` wherever a node of `kind` carries it: its shape checked against
+ * `schema`, then, when it fits, what a schema cannot say checked by `check`.
+ */
+function extensionRule(kind, name, schema, check) {
+  const fits = shapeCheck(name, schema);
+  return () => ({
+    [kind]: {
+      enter(node, ctx) {
+        const value = node[name];
+        if (value === undefined) return;
+        const location = ctx.location.child(name);
+        if (fits(value, location, ctx)) check(value, node, location, ctx);
       },
     },
-  };
+  });
 }
+
+/** `x-rate-limits` on the security scheme: its shape, a plan for key-less requests, limits that make sense. */
+const RateLimitsShape = extensionRule(
+  'SecurityScheme',
+  'x-rate-limits',
+  RATE_LIMITS_SCHEMA,
+  (rules, _scheme, location, ctx) => {
+    const withoutKey = rules.plans[rules.withoutKey];
+    if (withoutKey === undefined || withoutKey === 'per-key') {
+      ctx.report({
+        message: '`x-rate-limits.withoutKey` must name a plan with fixed limits.',
+        location: location.child('withoutKey'),
+      });
+    }
+    for (const [plan, limits] of Object.entries(rules.plans)) {
+      if (limits !== 'per-key' && limits.perDay < limits.perMinute) {
+        ctx.report({
+          message: `Plan ${plan} allows fewer requests a day than a minute.`,
+          location: location.child(['plans', plan]),
+        });
+      }
+    }
+    if (rules.ban.longestBanSeconds < rules.ban.firstBanSeconds) {
+      ctx.report({
+        message: 'The longest ban is shorter than the first.',
+        location: location.child(['ban', 'longestBanSeconds']),
+      });
+    }
+  },
+);
 
 function MaxBodyBytes() {
   return {
@@ -141,41 +153,29 @@ const ERROR_CODES_SCHEMA = {
   },
 };
 
-const fitsErrorCodes = shapeCheck('x-error-codes', ERROR_CODES_SCHEMA);
-
 /** `x-error-codes` gives each value of the enum beside it, and nothing else, a status and a meaning. */
-function ErrorCodes() {
-  return {
-    Schema: {
-      enter(schema, ctx) {
-        const codes = schema['x-error-codes'];
-        if (codes === undefined) return;
-        const location = ctx.location.child('x-error-codes');
-        if (!fitsErrorCodes(codes, location, ctx)) return;
-        const values = schema.enum;
-        if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) {
-          ctx.report({ message: '`x-error-codes` stands beside no `enum` of codes.', location });
-          return;
-        }
-        // A code listed twice in the enum is `no-duplicated-enum-values`' to report.
-        const listed = new Set(values);
-        for (const code of listed) {
-          if (!Object.hasOwn(codes, code)) {
-            ctx.report({ message: `The code ${code} of the enum has no entry in \`x-error-codes\`.`, location });
-          }
-        }
-        for (const code of Object.keys(codes)) {
-          if (!listed.has(code)) {
-            ctx.report({
-              message: `\`x-error-codes\` has an entry for ${code}, which the enum does not list.`,
-              location: location.child(code),
-            });
-          }
-        }
-      },
-    },
-  };
-}
+const ErrorCodes = extensionRule('Schema', 'x-error-codes', ERROR_CODES_SCHEMA, (codes, schema, location, ctx) => {
+  const values = schema.enum;
+  if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) {
+    ctx.report({ message: '`x-error-codes` stands beside no `enum` of codes.', location });
+    return;
+  }
+  // A code listed twice in the enum is `no-duplicated-enum-values`' to report.
+  const listed = new Set(values);
+  for (const code of listed) {
+    if (!Object.hasOwn(codes, code)) {
+      ctx.report({ message: `The code ${code} of the enum has no entry in \`x-error-codes\`.`, location });
+    }
+  }
+  for (const code of Object.keys(codes)) {
+    if (!listed.has(code)) {
+      ctx.report({
+        message: `\`x-error-codes\` has an entry for ${code}, which the enum does not list.`,
+        location: location.child(code),
+      });
+    }
+  }
+});
 
 export default function rulesAsData() {
   return {
