@@ -29,6 +29,8 @@ let widgets: WidgetsCollection;
 const released: string[] = [];
 /** The Unreleased section `npm run changelog` wrote before the first release. */
 let draft: string;
+/** The Unreleased section as the repository's authors wrote it, before npm run changelog. */
+let curated: string;
 
 const read = (relative: string) => readFile(path.join(copy.root, relative), 'utf8');
 
@@ -74,8 +76,9 @@ describe('a release on a copy of the repository', { timeout: 180_000 }, () => {
     widgets = await addWidgetsCollection(copy.root);
     const version = await versionCalledFor(locations);
     await setVersion(locations, version);
+    curated = unreleasedText(await read('CHANGELOG.md'));
     const drafted = await promisify(execFile)('npm', ['run', '--silent', 'changelog'], { cwd: copy.root });
-    expect(drafted.stdout).toContain('CHANGELOG.md: wrote the Unreleased section');
+    expect(drafted.stdout).toContain('CHANGELOG.md: merged the changes');
     draft = unreleasedText(await read('CHANGELOG.md'));
     await release(locations, version);
     released.push(version);
@@ -88,6 +91,11 @@ describe('a release on a copy of the repository', { timeout: 180_000 }, () => {
     const bundle = JSON.parse(await read(`releases/${version}/openapi.json`));
     expect(bundle.info.version).toBe(version);
     expect(bundle.info.description).toContain(version);
+  });
+
+  it('keeps every line the Unreleased section held before npm run changelog merged its draft', () => {
+    expect(curated).not.toBe('');
+    for (const line of curated.split('\n')) expect(draft.split('\n')).toContain(line);
   });
 
   it('records the entry npm run changelog drafted: each new operation once, in words, with its stability', async () => {
@@ -103,7 +111,9 @@ describe('a release on a copy of the repository', { timeout: 180_000 }, () => {
       ]);
     }
     for (const name of Object.values(widgets.components).flat()) expect(entry).not.toMatch(new RegExp(`\\b${name}\\b`));
-    expect(entry).not.toMatch(/\.\.\.|…/);
+    // No value cut short in what was drafted (the authors' own lines may quote what they like).
+    const draftedLines = entry.split('\n').filter((line) => !curated.split('\n').includes(line));
+    expect(draftedLines.join('\n')).not.toMatch(/\.\.\.|…/);
   });
 
   it('leaves nothing but history at an older version after two more releases', async () => {
