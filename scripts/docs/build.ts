@@ -17,6 +17,7 @@ import { type ContractLocations, displayPath } from '../pipeline/locations.ts';
 import { changelogFile } from '../release/changelog.ts';
 import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { changelogPage } from './changelog-page.ts';
+import { SAMPLE_LANGUAGES } from './code-samples.ts';
 import { consoleAssets, withConsole } from './console/assets.ts';
 import { CHANGELOG_PAGE, type Edition, editions, withSwitcher } from './editions.ts';
 import { forThePage } from './presentation.ts';
@@ -176,13 +177,16 @@ async function renderWithRedocly(
 ): Promise<{ ok: true; cached: boolean } | { ok: false; output: string }> {
   // Relative addresses: the bundles sit next to the page in dist/docs/ and next to /docs on the server.
   const downloads = downloadNames.map((name) => ({ title: `Download ${name}`, url: name }));
-  const options = [
-    '--inlineBundle',
-    '--openapi.disableTelemetry=true',
-    `--openapi.downloadUrls=${JSON.stringify(downloads)}`,
+  // Redoc's options as one JSON object: given in dot notation, a nested value arrives as a string.
+  const redoc = {
+    disableTelemetry: true,
+    downloadUrls: downloads,
     // Shows the removal date under the deprecated badge of an operation.
-    '--openapi.showExtensions=x-sunset',
-  ];
+    showExtensions: 'x-sunset',
+    // Redoc offers a sample of x-codeSamples only when its label is a configured language.
+    codeSamples: { languages: SAMPLE_LANGUAGES },
+  };
+  const options = ['--inlineBundle', `--openapi=${JSON.stringify(redoc)}`];
   const args = [redoclyCli, 'build-docs', input, `--output=${output}`, `--config=${locations.lintConfig}`, ...options];
   const env = {
     ...process.env,

@@ -25,6 +25,15 @@ export interface CodeSample {
 /** What a reader replaces with their own key. */
 const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';
 export const CLIENT_PACKAGE = '@animal-store/client';
+/**
+ * The samples' languages, in the order the docs' language menu offers them. Redoc lists a sample
+ * only when its label is among the languages it is given (by default curl, JavaScript, Python and
+ * others, never a package), so the docs give it these.
+ */
+export const SAMPLE_LANGUAGES = [
+  { lang: 'Shell', label: 'curl' },
+  { lang: 'TypeScript', label: CLIENT_PACKAGE },
+] as const;
 
 interface ParameterExamples {
   example?: unknown;
@@ -121,9 +130,10 @@ export function codeSamples(document: object, operation: OperationObject, items:
     '',
   ].join('\n');
 
+  const [shell, client] = SAMPLE_LANGUAGES;
   return [
-    { lang: 'Shell', label: 'curl', source: curl },
-    { lang: 'TypeScript', label: CLIENT_PACKAGE, source: typescript },
+    { ...shell, source: curl },
+    { ...client, source: typescript },
   ];
 }
 

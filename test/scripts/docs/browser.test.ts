@@ -7,7 +7,7 @@ import type { ParameterObject } from 'openapi-typescript';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { it as base, beforeAll, describe, expect } from 'vitest';
 import { operationObjects } from '../../../contract/document.ts';
-import type { CodeSample } from '../../../scripts/docs/code-samples.ts';
+import { type CodeSample, SAMPLE_LANGUAGES } from '../../../scripts/docs/code-samples.ts';
 import { ensureDocs } from '../../../scripts/docs/ensure.ts';
 import { forThePage } from '../../../scripts/docs/presentation.ts';
 import { docsLocations } from '../../../scripts/docs/status.ts';
@@ -296,6 +296,29 @@ describe.skipIf(!withChromium)(
         await section.screenshot({ path: path.join(SCREENSHOTS, `operation-${view.operationId}.png`) });
       },
     );
+
+    it("offers each code sample in the sample panel's language menu, and shows the one a reader picks", async ({
+      page,
+      expect,
+    }) => {
+      const view = defined(operationViews[0], 'an operation');
+      await openOperation(page, view.tag, view.summary);
+      const section = operationSection(page, view.summary);
+      const samples = defined(
+        pageCopy.get(view.operationId)?.['x-codeSamples'] as CodeSample[] | undefined,
+        `the code samples of ${view.operationId}`,
+      );
+      expect(samples.map(({ label }) => label)).toEqual(SAMPLE_LANGUAGES.map(({ label }) => label));
+
+      for (const [index, sample] of samples.entries()) {
+        // The menu's button names the language shown, first the first sample's.
+        const current = defined(samples[index === 0 ? 0 : index - 1], 'the language shown').label;
+        await section.getByRole('button', { name: current, exact: true }).filter({ visible: true }).first().click();
+        await page.getByText(sample.label, { exact: true }).filter({ visible: true }).last().click();
+        const firstLine = defined(sample.source.split('\n')[0], `the first line of the ${sample.label} sample`);
+        await expect.poll(() => section.innerText(), { message: `the ${sample.label} sample` }).toContain(firstLine);
+      }
+    });
 
     it.for(operationViews)(
       'marks $operationId deprecated, with its removal date, only when the contract does',
