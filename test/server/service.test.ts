@@ -95,7 +95,11 @@ describe.skipIf(!available)('openService on PostgreSQL and Redis', () => {
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ code: 'service_unavailable', status: 503 });
       expect(response.headers.get('Retry-After')).toMatch(/^\d+$/);
-      expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
+      // No window can be read without Redis: the headers promise nothing until Retry-After. Without
+      // PostgreSQL the key is refused unchecked (0) or, while this instance's key cache has not
+      // yet seen its notification connection reset, checked from the cache and counted.
+      if (check === 'limiter') expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
+      else expect(response.headers.get('X-RateLimit-Remaining')).toMatch(/^\d+$/);
       expect(await readiness()).toMatchObject({ status: 'unavailable', checks: { [check]: 'unavailable' } });
       expect((await deployment.app.request('/healthz')).status).toBe(200);
       expect((await deployment.app.request('/openapi.json')).status).toBe(200);
