@@ -115,9 +115,12 @@ export function header(holder: ResponseObject, name: string): HeaderObject | und
   return entry === undefined ? undefined : resolve<HeaderObject>(entry[1]);
 }
 
+/** The JSON content: `application/json`'s, else a `+json` type's (a merge patch's). */
 export function jsonContent(holder: ResponseObject | RequestBodyObject): MediaTypeObject {
-  const media = holder.content?.['application/json'];
-  if (media === undefined) throw new Error('No application/json content');
+  const content = holder.content ?? {};
+  const type = 'application/json' in content ? 'application/json' : Object.keys(content).find(isJsonMediaType);
+  const media = type === undefined ? undefined : content[type];
+  if (media === undefined) throw new Error('No JSON content (application/json or a +json type)');
   return resolve<MediaTypeObject>(media);
 }
 
@@ -142,3 +145,6 @@ export function propertyOf(schema: SchemaObject, name: string): SchemaObject | R
   if (property === undefined) throw new Error(`The schema has no property ${name}`);
   return property;
 }
+
+/** A JSON media type: `application/json` or a structured `+json` one (`application/merge-patch+json`). */
+export const isJsonMediaType = (mediaType: string): boolean => /^application\/([\w.-]+\+)?json$/.test(mediaType);
