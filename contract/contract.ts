@@ -12,6 +12,7 @@ import {
   resolveRef,
   type ServerObject,
 } from './document.ts';
+import { isJsonMediaType } from './media-types.ts';
 import { maxBodyBytes } from './rate-limit-rules.ts';
 
 export type OperationId = keyof operations;
@@ -61,6 +62,11 @@ export interface ContractOperation {
   bodySchema?: JsonSchema;
   /** The media type of that body as declared: `application/json`, or another JSON type (`application/merge-patch+json`). */
   bodyMediaType?: string;
+  /**
+   * Every JSON media type the body may be sent as, with its schema, the preferred one (above)
+   * first: a request is read and validated as the type it declares.
+   */
+  bodies?: Array<{ mediaType: string; schema: JsonSchema }>;
   /** The largest body the operation reads (`x-max-body-bytes`), when it takes one. */
   maxBodyBytes?: number;
   /** Declared responses by status code. */
@@ -219,7 +225,8 @@ function readOperation(
   const servedPath = basePath + path;
   // `security: []` on the operation: no key is asked, so no rate limit counts it either.
   const isPublic = Array.isArray(definition.security) && definition.security.length === 0;
-  const body = jsonBody(document, definition.requestBody);
+  const bodies = jsonBodies(document, definition.requestBody);
+  const [body] = bodies;
   return {
     // Every operation of this contract has an operationId (the lint asks for one); another
     // document's operation without one is named by its method and path.
@@ -230,7 +237,7 @@ function readOperation(
     servedPath,
     routePath: servedPath.replace(/\{([^}]+)\}/g, ':$1'),
     parameters,
-    ...(body && { bodySchema: body.schema, bodyMediaType: body.mediaType }),
+    ...(body && { bodySchema: body.schema, bodyMediaType: body.mediaType, bodies }),
     maxBodyBytes: maxBodyBytes(definition),
     responses,
     isPublic,
@@ -281,16 +288,21 @@ function readResponse(document: OpenApiDocument, node: unknown): ContractRespons
   return { definition, headers, examples };
 }
 
-/** The request body's JSON media type and schema: `application/json`'s, else the first `+json` type's. */
-function jsonBody(document: OpenApiDocument, node: unknown): { mediaType: string; schema: JsonSchema } | undefined {
-  if (node === undefined) return undefined;
+/**
+ * The request body's JSON media types with their schemas: `application/json` first, then the
+ * `+json` types in the document's order. Another type is none the module reads
+ * (`unreadableRequestMediaTypes` names it, and `npm run generate` refuses this contract with one).
+ */
+function jsonBodies(document: OpenApiDocument, node: unknown): Array<{ mediaType: string; schema: JsonSchema }> {
+  if (node === undefined) return [];
   const content = resolveRef<{ content?: Record<string, { schema?: JsonSchema }> }>(document, node).content ?? {};
-  const mediaType = 'application/json' in content ? 'application/json' : Object.keys(content).find(isJsonType);
-  const schema = mediaType === undefined ? undefined : content[mediaType]?.schema;
-  return mediaType === undefined || schema === undefined ? undefined : { mediaType, schema };
+  return Object.entries(content)
+    .flatMap(([declared, media]) => {
+      const mediaType = declared.toLowerCase();
+      return isJsonMediaType(mediaType) && media.schema !== undefined ? [{ mediaType, schema: media.schema }] : [];
+    })
+    .sort((a, b) => Number(b.mediaType === 'application/json') - Number(a.mediaType === 'application/json'));
 }
-
-const isJsonType = (mediaType: string) => /^application\/[\w.-]+\+json$/.test(mediaType);
 
 function contractPath(servedPath: string, operations: ContractOperation[]): ContractPath {
   const byMethod = new Map(

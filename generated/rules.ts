@@ -36,3 +36,11 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The most problems an Error body lists in `details`, its schema's `maxItems`. */
 export const MAX_ERROR_DETAILS = 20;
+
+/** The media type each operation's request body is sent as, by `METHOD path` (a merge patch's is `application/merge-patch+json`). */
+export const REQUEST_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  "POST /pets": "application/json",
+  "PATCH /pets/{petId}": "application/merge-patch+json",
+  "POST /store/orders": "application/json",
+  "PATCH /store/orders/{orderId}": "application/merge-patch+json",
+};
