@@ -1,7 +1,8 @@
 // The collections the contract declares, read from its paths by the API's convention: `POST /x`
 // creates an item (201, the item with the `id` the service gave it), `GET /x` lists items (a JSON
 // array, paged by `limit` and `cursor`, filtered by query parameters named after item fields) and
-// `GET /x/{id}` fetches one. Storage, the generic handlers and the mocks serve any collection from
+// `GET /x/{id}` fetches one and `PATCH /x/{id}` (200, the item) changes one by a merge patch,
+// each change of a field with `x-transitions` one its transitions allow. Storage, the generic handlers and the mocks serve any collection from
 // this description, so a new one needs no code of its own.
 import type { Contract, ContractOperation } from './contract.ts';
 import { type JsonObject, type JsonSchema, resolveRef } from './document.ts';
@@ -18,6 +19,8 @@ export interface CollectionField {
   required: boolean;
   /** The item schema's `default`: what a create that does not send the field stores (`status: placed`). */
   default?: unknown;
+  /** The field schema's `x-transitions`: from each value, the values an update may change it to. */
+  transitions?: Record<string, string[]>;
 }
 
 export interface Collection {
@@ -36,11 +39,13 @@ export interface Collection {
   list?: ContractOperation;
   create?: ContractOperation;
   fetch?: ContractOperation;
-  /** The path parameter of `fetch` that carries the id (`orderId`). */
+  /** Changes one item by a merge patch: `PATCH` on the item's path answering 200 with the item. */
+  update?: ContractOperation;
+  /** The path parameter of `fetch` and `update` that carries the id (`orderId`). */
   idParameter?: string;
 }
 
-export type CollectionRole = 'list' | 'create' | 'fetch';
+export type CollectionRole = 'list' | 'create' | 'fetch' | 'update';
 
 const found = new WeakMap<Contract, Collection[]>();
 
@@ -57,7 +62,7 @@ export function collectionRoleOf(
   operationId: string,
 ): { collection: Collection; role: CollectionRole } | undefined {
   for (const collection of collectionsOf(contract)) {
-    for (const role of ['list', 'create', 'fetch'] as const) {
+    for (const role of ['list', 'create', 'fetch', 'update'] as const) {
       if (collection[role]?.operationId === operationId) return { collection, role };
     }
   }
@@ -92,13 +97,18 @@ function readCollections(contract: Contract): Collection[] {
   }
 
   return [...byPath].map(([path, { item, list, create }]) => {
-    const fetch = operations.find(
-      (operation) =>
-        operation.method === 'GET' &&
-        /^\{[^}/]+\}$/.test(operation.path.slice(path.length + 1)) &&
-        operation.path.startsWith(`${path}/`) &&
-        itemSchemaOf(operation, '200', false) !== undefined,
-    );
+    // An operation on one item: `method` on `path/{id}`, answering 200 with the item.
+    const onItem = (method: string) =>
+      operations.find(
+        (operation) =>
+          operation.method === method &&
+          /^\{[^}/]+\}$/.test(operation.path.slice(path.length + 1)) &&
+          operation.path.startsWith(`${path}/`) &&
+          itemSchemaOf(operation, '200', false) !== undefined,
+      );
+    const fetch = onItem('GET');
+    const update = onItem('PATCH');
+    const itemPath = (fetch ?? update)?.path;
     const fields = fieldsOf(document, item);
     const fieldNames = new Set(fields.map((field) => field.name));
     const filters = (list?.parameters ?? [])
@@ -113,7 +123,9 @@ function readCollections(contract: Contract): Collection[] {
       filters,
       ...(list && { list }),
       ...(create && { create }),
-      ...(fetch && { fetch, idParameter: /\{([^}]+)\}$/.exec(fetch.path)?.[1] }),
+      ...(fetch && { fetch }),
+      ...(update && { update }),
+      ...(itemPath && { idParameter: /\{([^}]+)\}$/.exec(itemPath)?.[1] }),
     };
   });
 }
@@ -139,12 +151,14 @@ function fieldsOf(document: object, item: JsonSchema): CollectionField[] {
       // A `default` beside a `$ref` belongs to the property; one inside the referenced schema too.
       const property = resolveRef<JsonSchema>(document, node);
       const fallback = 'default' in node ? node.default : property.default;
+      const transitions = (node['x-transitions'] ?? property['x-transitions']) as Record<string, string[]> | undefined;
       return {
         name,
         column: name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
         type: fieldType(property),
         required: required.has(name),
         ...(fallback !== undefined && { default: fallback }),
+        ...(transitions !== undefined && { transitions }),
       };
     });
 }

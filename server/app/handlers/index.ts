@@ -3,7 +3,7 @@
 // the contract cannot say.
 import type { Contract, OperationId } from '../../../contract/contract.ts';
 import { type CollectionHandlerDeps, collectionHandler } from '../../../core/collections/handlers.ts';
-import { type Handler, type Handlers, notImplemented } from '../../../core/http-types.ts';
+import type { Handler, Handlers } from '../../../core/http-types.ts';
 import type { ReadinessProbes } from '../readiness.ts';
 import { createOrder } from './create-order.ts';
 import { getHealth, getReadiness } from './health.ts';
@@ -16,7 +16,7 @@ export interface HandlerDeps extends CollectionHandlerDeps {
 export function createHandlers(deps: HandlerDeps): Handlers {
   const collection = <K extends OperationId>(operationId: K): Handler<K> => {
     const handler = collectionHandler(deps, operationId);
-    if (!handler) throw new Error(`${operationId} lists, creates or fetches no collection of the contract.`);
+    if (!handler) throw new Error(`${operationId} lists, creates, fetches or updates no collection of the contract.`);
     // The collection layer answers what the contract declares for the operation (its item schema).
     return handler as unknown as Handler<K>;
   };
@@ -24,11 +24,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     listPets: collection('listPets'),
     createPet: collection('createPet'),
     getPet: collection('getPet'),
-    updatePet: notImplemented,
+    updatePet: collection('updatePet'),
     listOrders: collection('listOrders'),
     createOrder: createOrder(collection('createOrder'), deps.stores('pets')),
     getOrder: collection('getOrder'),
-    updateOrder: notImplemented,
+    updateOrder: collection('updateOrder'),
     getHealth: getHealth(),
     getReadiness: getReadiness(deps.probes),
   };

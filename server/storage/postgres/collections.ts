@@ -2,7 +2,15 @@
 // migration (under its advisory lock), and a store per collection on the pool.
 import type pg from 'pg';
 import type { Contract } from '../../../contract/contract.ts';
-import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
+import type {
+  CollectionStore,
+  CollectionStores,
+  Item,
+  ItemChange,
+  Page,
+  PageQuery,
+} from '../../../core/collections/store.ts';
+import { ApiError } from '../../../core/errors.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {
   assertStorable,
@@ -14,6 +22,7 @@ import {
   selectList,
   toColumn,
 } from '../collection-tables.ts';
+import { withPostgres } from './errors.ts';
 import { PostgresIdempotencyStore } from './idempotency.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
@@ -102,6 +111,8 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #read: (row: Item) => Item;
   readonly #insert: NamedStatement;
   readonly #get: NamedStatement;
+  readonly #lock: NamedStatement;
+  readonly #update: NamedStatement;
   readonly #pages = new Map<string, NamedStatement>();
   readonly #idempotency: PostgresIdempotencyStore;
 
@@ -116,6 +127,48 @@ class PostgresCollectionStore implements CollectionStore {
       text: `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${selectList(table)}`,
     };
     this.#get = { name: `${table.name}.get`, text: `SELECT ${selectList(table)} FROM ${table.name} WHERE id = $1` };
+    // FOR UPDATE: another instance's change of the item waits for this one's commit, then reads the result.
+    this.#lock = { name: `${table.name}.lock`, text: `${this.#get.text} FOR UPDATE` };
+    this.#update = {
+      name: `${table.name}.update`,
+      text: `UPDATE ${table.name} SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')} WHERE id = $${columns.length + 1} RETURNING ${selectList(table)}`,
+    };
+  }
+
+  async update(id: number, change: ItemChange): Promise<Item | undefined> {
+    return withPostgres(async () => {
+      const client = await this.#pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        try {
+          const { rows } = await execute<Item>(client, this.#lock, [id]);
+          const current = rows[0];
+          if (!current) {
+            await client.query('ROLLBACK');
+            return undefined;
+          }
+          const fields = change(this.#read(current));
+          assertStorable('postgres', this.#table, fields);
+          const updated = await execute<Item>(client, this.#update, [
+            ...this.#table.fields.map((field) => toColumn('postgres', field, fields[field.name])),
+            id,
+          ]);
+          const [stored] = updated.rows;
+          if (!stored) throw new Error(`PostgreSQL returned no row for an updated ${this.#table.collection.noun}.`);
+          await client.query('COMMIT');
+          return this.#read(stored);
+        } catch (error) {
+          // On a broken connection the rollback fails too, and PostgreSQL rolls back by itself.
+          await client.query('ROLLBACK').catch(() => {});
+          // A refused change (an ApiError) leaves the connection sound; anything else drops it.
+          if (!(error instanceof ApiError)) broken = error as Error;
+          throw error;
+        }
+      } finally {
+        client.release(broken);
+      }
+    });
   }
 
   async create(fields: Record<string, unknown>): Promise<Item> {
