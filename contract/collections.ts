@@ -4,8 +4,9 @@
 // `GET /x/{id}` fetches one and `PATCH /x/{id}` (200, the item) changes one by a merge patch,
 // each change of a field with `x-transitions` one its transitions allow. Storage, the generic handlers and the mocks serve any collection from
 // this description, so a new one needs no code of its own.
-import type { Contract, ContractOperation } from './contract.ts';
+
 import { type JsonObject, type JsonSchema, resolveRef } from './document.ts';
+import type { Contract, ContractOperation } from './reader.ts';
 
 export type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'json';
 
@@ -21,6 +22,8 @@ export interface CollectionField {
   default?: unknown;
   /** The field schema's `x-transitions`: from each value, the values an update may change it to. */
   transitions?: Record<string, string[]>;
+  /** The value Prism would make up for it: the schema's first example, else its first enum member. */
+  example?: unknown;
 }
 
 export interface Collection {
@@ -43,6 +46,12 @@ export interface Collection {
   update?: ContractOperation;
   /** The path parameter of `fetch` and `update` that carries the id (`orderId`). */
   idParameter?: string;
+  /**
+   * Required fields of the item that the create's body does not carry and the item schema gives no
+   * default (a status the service decides): the mocks fill in their example; the service needs a
+   * handler of its own to set them.
+   */
+  setByService: string[];
 }
 
 export type CollectionRole = 'list' | 'create' | 'fetch' | 'update';
@@ -111,6 +120,9 @@ function readCollections(contract: Contract): Collection[] {
     const itemPath = (fetch ?? update)?.path;
     const fields = fieldsOf(document, item);
     const fieldNames = new Set(fields.map((field) => field.name));
+    const sent = new Set(
+      Object.keys((resolveRef<JsonSchema>(document, create?.bodySchema ?? {}).properties as object | undefined) ?? {}),
+    );
     const filters = (list?.parameters ?? [])
       .filter((parameter) => parameter.in === 'query' && fieldNames.has(parameter.name))
       .map((parameter) => parameter.name);
@@ -121,6 +133,11 @@ function readCollections(contract: Contract): Collection[] {
       noun: nounOf(item, path),
       fields,
       filters,
+      setByService: create
+        ? fields
+            .filter((field) => field.required && field.default === undefined && !sent.has(field.name))
+            .map((field) => field.name)
+        : [],
       ...(list && { list }),
       ...(create && { create }),
       ...(fetch && { fetch }),
@@ -128,6 +145,31 @@ function readCollections(contract: Contract): Collection[] {
       ...(itemPath && { idParameter: /\{([^}]+)\}$/.exec(itemPath)?.[1] }),
     };
   });
+}
+
+/**
+ * One sentence per create of `contract` that the collection layer cannot serve on the service alone
+ * (an item field it must set, that the body does not carry, with no default), naming the schema,
+ * the field and what to add: what `npm run generate` says.
+ */
+export function serviceNeeds(contract: Contract): string[] {
+  return collectionsOf(contract).flatMap((collection) => serviceNeedOf(collection) ?? []);
+}
+
+/** Why the service cannot serve `collection`'s create from the contract alone, and what to add; undefined when it can. */
+export function serviceNeedOf({ create, noun, fields, setByService }: Collection): string | undefined {
+  if (create === undefined || setByService.length === 0) return undefined;
+  const one = setByService.length === 1;
+  const filled = fields
+    .filter((field) => setByService.includes(field.name))
+    .map((field) => `${field.name}: ${JSON.stringify(field.example ?? null)}`)
+    .join(', ');
+  return (
+    `${create.operationId} creates ${noun}s whose ${setByService.map((name) => `\`${name}\``).join(', ')} ` +
+    `${one ? 'is' : 'are'} required, but its request body does not carry ${one ? 'it' : 'them'} and the item schema ` +
+    `gives no \`default\`. The mocks fill in ${filled} (its example, else its first enum member); the server needs ` +
+    `a \`default\` in the item schema, or a handler of ${create.operationId} in server/app/handlers/index.ts that sets ${one ? 'it' : 'them'}.`
+  );
 }
 
 function jsonSchema(response: JsonObject | undefined): JsonSchema | undefined {
@@ -152,6 +194,9 @@ function fieldsOf(document: object, item: JsonSchema): CollectionField[] {
       const property = resolveRef<JsonSchema>(document, node);
       const fallback = 'default' in node ? node.default : property.default;
       const transitions = (node['x-transitions'] ?? property['x-transitions']) as Record<string, string[]> | undefined;
+      const examples = [node.examples, property.examples].find(Array.isArray);
+      const example =
+        examples?.[0] ?? node.example ?? property.example ?? (property.enum as unknown[] | undefined)?.[0];
       return {
         name,
         column: name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
@@ -159,6 +204,7 @@ function fieldsOf(document: object, item: JsonSchema): CollectionField[] {
         required: required.has(name),
         ...(fallback !== undefined && { default: fallback }),
         ...(transitions !== undefined && { transitions }),
+        ...(example !== undefined && { example }),
       };
     });
 }

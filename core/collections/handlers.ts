@@ -3,7 +3,7 @@
 // with signed cursors and a `Link` to the next page. What they read (ranges, defaults, enums) the
 // request validator has checked against the contract already; what they answer is the item as
 // stored, so the server, the mocks and the browser mocks answer alike.
-import { type Collection, type CollectionRole, collectionRoleOf } from '../../contract/collections.ts';
+import { type Collection, type CollectionRole, collectionRoleOf, serviceNeedOf } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
 import type { RequestInput } from '../../contract/request-validator.ts';
 import { ApiError } from '../errors.ts';
@@ -29,6 +29,12 @@ export interface CollectionHandlerDeps {
   contract: Contract;
   stores: CollectionStores;
   cursors: CursorCodec;
+  /**
+   * Fill a required field a create does not carry and the contract gives no default with its
+   * example, as Prism would (the mocks). Unset for the service, which cannot serve such a create
+   * from the contract alone: the handler is then refused when made, naming what is missing.
+   */
+  fillsUnsentFields?: boolean;
 }
 
 /**
@@ -42,7 +48,7 @@ export function collectionHandler(deps: CollectionHandlerDeps, operationId: stri
   const store = deps.stores(collection.name);
   const handlers: Record<CollectionRole, () => InputHandler> = {
     list: () => listItems(collection, store, deps.cursors),
-    create: () => createItem(collection, store),
+    create: () => createItem(collection, store, deps.fillsUnsentFields === true),
     fetch: () => fetchItem(collection, store),
     update: () => updateItem(collection, store),
   };
@@ -76,8 +82,11 @@ function listItems(collection: Collection, store: CollectionStore, cursors: Curs
   };
 }
 
-function createItem(collection: Collection, store: CollectionStore): InputHandler {
+function createItem(collection: Collection, store: CollectionStore, fills: boolean): InputHandler {
   const location = collection.create?.responses['201']?.headers.Location !== undefined;
+  const need = fills ? undefined : serviceNeedOf(collection);
+  // Refused when the handler table is made (at start), never a 500 at request time.
+  if (need !== undefined) throw new Error(need);
   return async (c, { body }) =>
     createOnce(c, store, newItemFields(collection, body as Record<string, unknown>), (item) => ({
       status: 201,
@@ -160,20 +169,14 @@ function orList(values: string[]): string {
 
 /**
  * What a create stores: each field of the item as the body sends it, else the item schema's
- * default (an order's `status` is `placed`). A required field with neither is a contract the
- * collection cannot serve, named so the author can add the default.
+ * default (an order's `status` is `placed`), else (a field the service sets, on a mock) its
+ * example, as Prism makes one up.
  */
 function newItemFields(collection: Collection, body: Record<string, unknown>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const field of collection.fields) {
-    const value = body[field.name] ?? field.default;
+    const value = body[field.name] ?? field.default ?? (field.required ? field.example : undefined);
     if (value !== undefined) fields[field.name] = value;
-    else if (field.required) {
-      throw new Error(
-        `${collection.create?.operationId ?? collection.path} stores ${collection.noun}s whose \`${field.name}\` is required, ` +
-          'but the request body does not carry it and the item schema gives it no default.',
-      );
-    }
   }
   return fields;
 }

@@ -132,4 +132,17 @@ describe('npm run generate', { timeout: 60_000 }, () => {
     );
     expect(await workspace.snapshotGenerated()).toEqual(before);
   });
+
+  it('says what the server needs for a create whose item requires a field the body lacks and has no default', async () => {
+    await workspace.editYaml('openapi/components/schemas/Order.yaml', (document) => {
+      delete document.properties.status.default;
+    });
+
+    const result = await workspace.generate();
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(
+      /note {2}createOrder creates orders whose `status` is required, but its request body does not carry it .*The mocks fill in status: "placed".*a handler of createOrder/,
+    );
+  });
 });
