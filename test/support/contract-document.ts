@@ -17,6 +17,7 @@ import type {
 } from 'openapi-typescript';
 import { loadContract } from '../../contract/contract.ts';
 import { resolveRef } from '../../contract/document.ts';
+import { isJsonMediaType } from '../../contract/media-types.ts';
 
 const bundled = loadContract();
 
@@ -145,6 +146,3 @@ export function propertyOf(schema: SchemaObject, name: string): SchemaObject | R
   if (property === undefined) throw new Error(`The schema has no property ${name}`);
   return property;
 }
-
-/** A JSON media type: `application/json` or a structured `+json` one (`application/merge-patch+json`). */
-export const isJsonMediaType = (mediaType: string): boolean => /^application\/([\w.-]+\+)?json$/.test(mediaType);
