@@ -50,6 +50,49 @@ export function withUnreleased(changelog: string, body: string): string {
   return `${changelog.slice(0, start)}${section}${end < 0 ? '' : rest.slice(end)}`.trimEnd().concat('\n');
 }
 
+/**
+ * The Unreleased section a person may have written, with the lines of `draft` (`npm run
+ * changelog`'s, from the changes) that it does not say yet: each added at the end of its `###`
+ * section, or in a new one. Nothing written is dropped or reordered; `added` counts the new lines.
+ */
+export function mergedUnreleased(written: string, draft: string): { text: string; added: number } {
+  if (written.trim() === '') return { text: draft, added: draftItems(draft).length };
+  const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+  const said = flat(written);
+  let text = written.trim();
+  let added = 0;
+  for (const { section, item } of draftItems(draft)) {
+    if (said.includes(flat(item))) continue;
+    added += 1;
+    const heading = new RegExp(`^${section.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[ \t]*$`, 'm').exec(text);
+    if (heading === null) {
+      text = `${text}\n\n${section}\n\n${item}`;
+      continue;
+    }
+    // The end of that section: the next heading of any level, or the end.
+    const after = heading.index + heading[0].length;
+    const next = /^#{1,3} /m.exec(text.slice(after));
+    const end = next === null ? text.length : after + next.index;
+    text = `${text.slice(0, end).trimEnd()}\n${item}\n${next === null ? '' : `\n${text.slice(end)}`}`.trimEnd();
+  }
+  return { text, added };
+}
+
+/** The items of a drafted section (`- ...` with its continuation lines), each under its `###` heading. */
+function draftItems(draft: string): Array<{ section: string; item: string }> {
+  const items: Array<{ section: string; item: string }> = [];
+  let section = '### Changed';
+  for (const line of draft.split('\n')) {
+    if (line.startsWith('### ')) section = line.trim();
+    else if (line.startsWith('- ')) items.push({ section, item: line });
+    else if (line.trim() !== '' && items.length > 0) {
+      const last = items[items.length - 1];
+      if (last) last.item += `\n${line}`;
+    }
+  }
+  return items;
+}
+
 /** The changelog with a new, empty Unreleased section and `body` as the entry of `version`. */
 export function withRelease(changelog: string, version: string, date: string, body: string): string {
   const released = withUnreleased(changelog, '');
