@@ -1,0 +1,95 @@
+// What a reader sees of two things the docs draw from the contract, in headless Chromium on the
+// built page (dist/docs/index.html, opened from disk): each status's `x-transitions` as a state
+// diagram beside the status, and the `@animal-store/client` sample of every operation next to its
+// description, which Redoc's sample panel offers no way to reach beside `curl`.
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../../contract/contract.ts';
+import { type JsonObject, resolveRef } from '../../../contract/document.ts';
+import { ensureDocs } from '../../../scripts/docs/ensure.ts';
+import { docsLocations } from '../../../scripts/docs/status.ts';
+import { contractLocations } from '../../../scripts/pipeline/locations.ts';
+import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
+import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
+import { defined } from '../../support/defined.ts';
+
+const withChromium = chromiumInstalled('test/scripts/docs/state-diagrams.test.ts');
+const locations = contractLocations(REPOSITORY_ROOT);
+const contract = loadContract();
+const schemas = ((contract.document.components as JsonObject).schemas ?? {}) as Record<string, JsonObject>;
+
+/** Each status with transitions, with an operation whose body shows it (the update that changes it). */
+const statuses = Object.entries(schemas)
+  .filter(([, schema]) => schema['x-transitions'] !== undefined)
+  .map(([name, schema]) => {
+    const ref = `#/components/schemas/${name}`;
+    const operation = defined(
+      contract.operations.find((candidate) => {
+        const body = resolveRef<JsonObject>(contract.document, candidate.bodySchema ?? {});
+        return Object.values((body.properties ?? {}) as Record<string, { $ref?: string }>).some(
+          (property) => property.$ref === ref,
+        );
+      }),
+      `an operation whose body shows ${name}`,
+    );
+    return {
+      name,
+      states: schema.enum as string[],
+      transitions: schema['x-transitions'] as Record<string, string[]>,
+      operation,
+    };
+  });
+
+/** Redoc's address of an operation's section: `#tag/<tag>/operation/<operationid>`. */
+function sectionUrl(operation: (typeof contract.operations)[number]): string {
+  const tag = String((operation.definition.tags as string[] | undefined)?.[0] ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+  return `${pathToFileURL(docsLocations(locations).page).href}#tag/${tag}/operation/${operation.operationId.toLowerCase()}`;
+}
+
+describe.skipIf(!withChromium)('the docs page, as a reader sees it', { timeout: 120_000 }, () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    const ensured = await ensureDocs(locations, () => {});
+    if (ensured.outcome === 'failed') throw new Error(ensured.problem);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.route('**/*', (route) =>
+      route.request().url().startsWith('file:') ? route.continue() : route.abort('blockedbyclient'),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.each(statuses)(
+    'draws $name as a state diagram: a box for each state, an arrow for each change x-transitions allow',
+    async ({ name, states, transitions, operation }) => {
+      await page.goto(sectionUrl(operation));
+      const diagram = page.locator(`svg[aria-label^="State diagram of ${name}:"]`).filter({ visible: true }).first();
+      await diagram.waitFor();
+      const label = defined(await diagram.getAttribute('aria-label'), 'the diagram’s label');
+      const arrows = await diagram.locator('g > title').allTextContents();
+      const changes = states.flatMap((from) => (transitions[from] ?? []).map((to) => `${from} → ${to}`));
+      expect(arrows.sort()).toEqual([...changes].sort());
+      for (const change of changes) expect(label).toContain(change);
+      expect(await diagram.locator('text').allTextContents()).toEqual(states);
+      expect((await diagram.boundingBox())?.width ?? 0).toBeGreaterThan(100);
+    },
+  );
+
+  it.each(contract.operations.filter((operation) => !operation.isPublic))(
+    'shows the @animal-store/client sample of $operationId beside its description',
+    async (operation) => {
+      await page.goto(sectionUrl(operation));
+      const call = `api.${operation.method}('${operation.path}'`;
+      await expect
+        .poll(() => page.getByText(call).filter({ visible: true }).count(), { message: call })
+        .toBeGreaterThan(0);
+      expect(await page.getByText("from '@animal-store/client'").filter({ visible: true }).count()).toBeGreaterThan(0);
+    },
+  );
+});
