@@ -10,7 +10,7 @@
 //    Redoc shows beside its title and its entry in the navigation.
 //  - Every operation carries its code samples (`curl`, `@animal-store/client`) in `x-codeSamples`,
 //    written from the contract (code-samples.ts).
-//  - A status schema with `x-transitions` shows them as a state diagram (an inline SVG) under its
+//  - A status schema with `x-transitions` shows them as a state diagram (an SVG image) under its
 //    description (state-diagram.ts); the operation's description shows the `@animal-store/client`
 //    sample too, which Redoc's sample panel offers no way to reach beside `curl`.
 //  - Redoc's search index joins the lines of a description with nothing between them ("when
@@ -21,7 +21,7 @@ import type { OpenApiDocument } from '../../contract/document.ts';
 import { type JsonObject, operationObjects, type ServerObject } from '../../contract/document.ts';
 import { CLIENT_PACKAGE, codeSamples, documentedItems } from './code-samples.ts';
 import { withOperationIds } from './operation-ids.ts';
-import { stateDiagram } from './state-diagram.ts';
+import { stateDiagramImage } from './state-diagram.ts';
 
 /** The badge of each stability marker, in one of Redoc's named colours. */
 const STABILITY_BADGES: Readonly<Record<string, { name: string; color: string }>> = {
@@ -56,7 +56,7 @@ export function forThePage<T extends object>(document: T): T {
   for (const [name, schema] of Object.entries(schemas)) {
     const transitions = schema['x-transitions'] as Record<string, string[]> | undefined;
     if (transitions === undefined || !Array.isArray(schema.enum)) continue;
-    const diagram = stateDiagram(name, schema.enum.map(String), transitions);
+    const diagram = stateDiagramImage(name, schema.enum.map(String), transitions);
     schema.description = `${typeof schema.description === 'string' ? `${schema.description.trimEnd()}\n\n` : ''}${diagram}`;
   }
   const used = new Set(

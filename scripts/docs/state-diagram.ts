@@ -1,5 +1,6 @@
-// A status's `x-transitions` drawn as a state diagram, an inline SVG in the status schema's
-// description on the docs page (a picture works offline and needs no script): each state a box,
+// A status's `x-transitions` drawn as a state diagram, an SVG inlined as a `data:` image in the
+// status schema's description on the docs page (a picture works offline and needs no script; as
+// an image, its markup stays out of the page's search index and snippets): each state a box,
 // in the enum's order, each allowed change an arrow (forward ones above the boxes, backward ones
 // below), a final state (one with no way out) drawn with a double border.
 
@@ -8,8 +9,19 @@ const MARGIN = { x: 12, y: 16 };
 /** How high an arc rises per box it spans. */
 const RISE = 22;
 
-/** The diagram of `states` and `transitions`, as one line of SVG markup (Markdown keeps it whole). */
-export function stateDiagram(name: string, states: string[], transitions: Record<string, string[]>): string {
+/** The diagram as an `<img>` of one line, whose `alt` says every change (Markdown keeps it whole). */
+export function stateDiagramImage(name: string, states: string[], transitions: Record<string, string[]>): string {
+  const { svg, label } = stateDiagram(name, states, transitions);
+  const data = btoa(String.fromCodePoint(...new TextEncoder().encode(svg)));
+  return `<img alt="${escape(label)}" src="data:image/svg+xml;base64,${data}">`;
+}
+
+/** The diagram of `states` and `transitions` as SVG markup, and a sentence saying what it shows. */
+function stateDiagram(
+  name: string,
+  states: string[],
+  transitions: Record<string, string[]>,
+): { svg: string; label: string } {
   const changes = states.flatMap((from) =>
     (transitions[from] ?? []).filter((to) => states.includes(to)).map((to) => ({ from, to })),
   );
@@ -49,11 +61,10 @@ export function stateDiagram(name: string, states: string[], transitions: Record
   const label = `State diagram of ${name}: ${
     changes.map(({ from, to }) => `${from} → ${to}`).join(', ') || 'no change allowed'
   }; ${states.filter((state) => (transitions[state] ?? []).length === 0).join(', ') || 'no state'} final.`;
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${escape(label)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="14">` +
-    `<title>${escape(label)}</title>` +
-    `${arrows.join('')}${boxes.join('')}</svg>`
-  );
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="14" color="#333">` +
+    `<title>${escape(label)}</title>${arrows.join('')}${boxes.join('')}</svg>`;
+  return { svg, label };
 }
 
 function escape(text: string): string {
