@@ -13,7 +13,7 @@ const RISE = 22;
 export function stateDiagramImage(name: string, states: string[], transitions: Record<string, string[]>): string {
   const { svg, label } = stateDiagram(name, states, transitions);
   const data = btoa(String.fromCodePoint(...new TextEncoder().encode(svg)));
-  return `<img alt="${escape(label)}" src="data:image/svg+xml;base64,${data}">`;
+  return `<img alt="${escapeXml(label)}" src="data:image/svg+xml;base64,${data}">`;
 }
 
 /** The diagram of `states` and `transitions` as SVG markup, and a sentence saying what it shows. */
@@ -40,7 +40,7 @@ function stateDiagram(
       : '';
     return (
       `<rect x="${left(index)}" y="${top}" width="${BOX.width}" height="${BOX.height}" rx="6" fill="none" stroke="currentColor"/>${inner}` +
-      `<text x="${left(index) + BOX.width / 2}" y="${top + BOX.height / 2 + 5}" text-anchor="middle">${escape(state)}</text>`
+      `<text x="${left(index) + BOX.width / 2}" y="${top + BOX.height / 2 + 5}" text-anchor="middle">${escapeXml(state)}</text>`
     );
   });
   const arrows = changes.map((change) => {
@@ -56,17 +56,17 @@ function stateDiagram(
     // The arrowhead, drawn rather than a marker: a marker's id would repeat wherever the page shows the schema.
     const back = forward ? -9 : 9;
     const head = `${x2 - 5},${y + back} ${x2 + 5},${y + back} ${x2},${y}`;
-    return `<g><title>${escape(change.from)} → ${escape(change.to)}</title><path d="M ${x1} ${y} C ${x1} ${peak}, ${x2} ${peak}, ${x2} ${y + back}" fill="none" stroke="currentColor"/><polygon points="${head}" fill="currentColor"/></g>`;
+    return `<g><title>${escapeXml(change.from)} → ${escapeXml(change.to)}</title><path d="M ${x1} ${y} C ${x1} ${peak}, ${x2} ${peak}, ${x2} ${y + back}" fill="none" stroke="currentColor"/><polygon points="${head}" fill="currentColor"/></g>`;
   });
   const label = `State diagram of ${name}: ${
     changes.map(({ from, to }) => `${from} → ${to}`).join(', ') || 'no change allowed'
   }; ${states.filter((state) => (transitions[state] ?? []).length === 0).join(', ') || 'no state'} final.`;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="14" color="#333">` +
-    `<title>${escape(label)}</title>${arrows.join('')}${boxes.join('')}</svg>`;
+    `<title>${escapeXml(label)}</title>${arrows.join('')}${boxes.join('')}</svg>`;
   return { svg, label };
 }
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }
