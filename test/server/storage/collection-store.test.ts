@@ -145,6 +145,9 @@ function petStoreBehaviour(engine: StorageEngine): void {
   describe('update', () => {
     it('stores the fields the change makes of the stored pet and returns the pet as stored', async () => {
       const [pet] = await createPets(['available']);
+      // Read first, so that a read cache holds the pet as it was.
+      expect(await store().get(1)).toEqual(pet);
+      expect((await store().list({ limit: 10, filters: { status: 'sold' } })).items).toEqual([]);
       const seen: Pet[] = [];
       const updated = await store().update(defined(pet, 'the pet').id, (current) => {
         seen.push(current);
