@@ -1,5 +1,12 @@
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, {
+  type Client,
+  type ClientPathsWithMethod,
+  type FetchOptions,
+  type FetchResponse,
+  type Middleware,
+} from 'openapi-fetch';
 import type { paths } from '../generated/openapi.ts';
+import { REQUEST_MEDIA_TYPES } from '../generated/rules.ts';
 import { type DeprecationHandler, deprecationNotices, warnOnConsole } from './deprecation.ts';
 import { listAll, type PagedItem, type PagedPath, type PagedQuery } from './list-all.ts';
 import { type RateLimit, rateLimit } from './rate-limit.ts';
@@ -27,7 +34,19 @@ export interface AnimalStoreClientOptions {
   onDeprecation?: DeprecationHandler;
 }
 
-export type AnimalStoreClient = Client<paths> & {
+/** A path that takes a `PATCH`: a change, sent as a JSON merge patch. */
+type PatchPath = ClientPathsWithMethod<Client<paths>, 'patch'>;
+type PatchInit<P extends PatchPath> = FetchOptions<paths[P]['patch']>;
+
+export type AnimalStoreClient = Omit<Client<paths>, 'PATCH'> & {
+  /**
+   * Changes an item. Its `init` is checked as written, not inferred (as openapi-fetch's methods
+   * do), so a misspelt field of a merge patch, whose fields are all optional, does not compile.
+   */
+  PATCH<P extends PatchPath>(
+    path: P,
+    init: PatchInit<P>,
+  ): Promise<FetchResponse<paths[P]['patch'], PatchInit<P>, `${string}/${string}`>>;
   /** The rate-limit headers of a response, typed; undefined when absent. */
   rateLimit(response: Response): RateLimit | undefined;
   /** Every item of a paged list (`/pets`, `/store/orders`) matching `query`, across all pages. */
@@ -46,7 +65,12 @@ export type AnimalStoreClient = Client<paths> & {
 export function createAnimalStoreClient(options: AnimalStoreClientOptions): AnimalStoreClient {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: retryingFetch(send, options.retry) });
-  client.use(bearerAuth(options.apiKey), idempotencyKeys(), deprecationNotices(options.onDeprecation ?? warnOnConsole));
+  client.use(
+    bearerAuth(options.apiKey),
+    declaredMediaType(),
+    idempotencyKeys(),
+    deprecationNotices(options.onDeprecation ?? warnOnConsole),
+  );
   return Object.assign(client, {
     rateLimit,
     listAll: <P extends PagedPath>(path: P, query?: PagedQuery<P>, listOptions?: { signal?: AbortSignal }) =>
@@ -66,6 +90,21 @@ function idempotencyKeys(): Middleware {
     onRequest({ request }) {
       if (request.method === 'POST' && !request.headers.has(IDEMPOTENCY_KEY))
         request.headers.set(IDEMPOTENCY_KEY, crypto.randomUUID());
+      return request;
+    },
+  };
+}
+
+/**
+ * The body's `Content-Type` as the contract declares it for the operation: openapi-fetch sends
+ * every JSON body as `application/json`, which a merge patch (`application/merge-patch+json`) is not.
+ */
+function declaredMediaType(): Middleware {
+  return {
+    onRequest({ request, schemaPath }) {
+      const declared = REQUEST_MEDIA_TYPES[`${request.method} ${schemaPath}`];
+      if (declared && request.headers.get('Content-Type') === 'application/json')
+        request.headers.set('Content-Type', declared);
       return request;
     },
   };

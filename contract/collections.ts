@@ -1,10 +1,11 @@
 // The collections the contract declares, read from its paths by the API's convention: `POST /x`
 // creates an item (201, the item with the `id` the service gave it), `GET /x` lists items (a JSON
 // array, paged by `limit` and `cursor`, filtered by query parameters named after item fields) and
-// `GET /x/{id}` fetches one. Storage, the generic handlers and the mocks serve any collection from
+// `GET /x/{id}` fetches one and `PATCH /x/{id}` (200, the item) changes one by a merge patch,
+// each change of a field with `x-transitions` one its transitions allow. Storage, the generic handlers and the mocks serve any collection from
 // this description, so a new one needs no code of its own.
-import type { Contract, ContractOperation } from './contract.ts';
 import { type JsonObject, type JsonSchema, oncePer, resolveRef } from './document.ts';
+import type { Contract, ContractOperation } from './reader.ts';
 
 export type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'json';
 
@@ -18,6 +19,10 @@ export interface CollectionField {
   required: boolean;
   /** The item schema's `default`: what a create that does not send the field stores (`status: placed`). */
   default?: unknown;
+  /** The field schema's `x-transitions`: from each value, the values an update may change it to. */
+  transitions?: Record<string, string[]>;
+  /** The value Prism would make up for it: the schema's first example, else its first enum member. */
+  example?: unknown;
 }
 
 export interface Collection {
@@ -36,11 +41,19 @@ export interface Collection {
   list?: ContractOperation;
   create?: ContractOperation;
   fetch?: ContractOperation;
-  /** The path parameter of `fetch` that carries the id (`orderId`). */
+  /** Changes one item by a merge patch: `PATCH` on the item's path answering 200 with the item. */
+  update?: ContractOperation;
+  /** The path parameter of `fetch` and `update` that carries the id (`orderId`). */
   idParameter?: string;
+  /**
+   * Required fields of the item that the create's body does not carry and the item schema gives no
+   * default (a status the service decides): the mocks fill in their example; the service needs a
+   * handler of its own to set them.
+   */
+  setByService: string[];
 }
 
-export type CollectionRole = 'list' | 'create' | 'fetch';
+export type CollectionRole = 'list' | 'create' | 'fetch' | 'update';
 
 /** Every collection of the contract, in the order of its paths; read once per contract. */
 export const collectionsOf: (contract: Contract) => Collection[] = oncePer(readCollections);
@@ -51,7 +64,7 @@ export function collectionRoleOf(
   operationId: string,
 ): { collection: Collection; role: CollectionRole } | undefined {
   for (const collection of collectionsOf(contract)) {
-    for (const role of ['list', 'create', 'fetch'] as const) {
+    for (const role of ['list', 'create', 'fetch', 'update'] as const) {
       if (collection[role]?.operationId === operationId) return { collection, role };
     }
   }
@@ -86,15 +99,23 @@ function readCollections(contract: Contract): Collection[] {
   }
 
   return [...byPath].map(([path, { item, list, create }]) => {
-    const fetch = operations.find(
-      (operation) =>
-        operation.method === 'GET' &&
-        /^\{[^}/]+\}$/.test(operation.path.slice(path.length + 1)) &&
-        operation.path.startsWith(`${path}/`) &&
-        itemSchemaOf(operation, '200', false) !== undefined,
-    );
+    // An operation on one item: `method` on `path/{id}`, answering 200 with the item.
+    const onItem = (method: string) =>
+      operations.find(
+        (operation) =>
+          operation.method === method &&
+          /^\{[^}/]+\}$/.test(operation.path.slice(path.length + 1)) &&
+          operation.path.startsWith(`${path}/`) &&
+          itemSchemaOf(operation, '200', false) !== undefined,
+      );
+    const fetch = onItem('GET');
+    const update = onItem('PATCH');
+    const itemPath = (fetch ?? update)?.path;
     const fields = fieldsOf(document, item);
     const fieldNames = new Set(fields.map((field) => field.name));
+    const sent = new Set(
+      Object.keys((resolveRef<JsonSchema>(document, create?.bodySchema ?? {}).properties as object | undefined) ?? {}),
+    );
     const filters = (list?.parameters ?? [])
       .filter((parameter) => parameter.in === 'query' && fieldNames.has(parameter.name))
       .map((parameter) => parameter.name);
@@ -105,11 +126,43 @@ function readCollections(contract: Contract): Collection[] {
       noun: nounOf(item, path),
       fields,
       filters,
+      setByService: create
+        ? fields
+            .filter((field) => field.required && field.default === undefined && !sent.has(field.name))
+            .map((field) => field.name)
+        : [],
       ...(list && { list }),
       ...(create && { create }),
-      ...(fetch && { fetch, idParameter: /\{([^}]+)\}$/.exec(fetch.path)?.[1] }),
+      ...(fetch && { fetch }),
+      ...(update && { update }),
+      ...(itemPath && { idParameter: /\{([^}]+)\}$/.exec(itemPath)?.[1] }),
     };
   });
+}
+
+/**
+ * One sentence per create of `contract` that the collection layer cannot serve on the service alone
+ * (an item field it must set, that the body does not carry, with no default), naming the schema,
+ * the field and what to add: what `npm run generate` says.
+ */
+export function serviceNeeds(contract: Contract): string[] {
+  return collectionsOf(contract).flatMap((collection) => serviceNeedOf(collection) ?? []);
+}
+
+/** Why the service cannot serve `collection`'s create from the contract alone, and what to add; undefined when it can. */
+export function serviceNeedOf({ create, noun, fields, setByService }: Collection): string | undefined {
+  if (create === undefined || setByService.length === 0) return undefined;
+  const one = setByService.length === 1;
+  const filled = fields
+    .filter((field) => setByService.includes(field.name))
+    .map((field) => `${field.name}: ${JSON.stringify(field.example ?? null)}`)
+    .join(', ');
+  return (
+    `${create.operationId} creates ${noun}s whose ${setByService.map((name) => `\`${name}\``).join(', ')} ` +
+    `${one ? 'is' : 'are'} required, but its request body does not carry ${one ? 'it' : 'them'} and the item schema ` +
+    `gives no \`default\`. The mocks fill in ${filled} (its example, else its first enum member); the server needs ` +
+    `a \`default\` in the item schema, or a handler of ${create.operationId} in server/app/handlers/index.ts that sets ${one ? 'it' : 'them'}.`
+  );
 }
 
 function jsonSchema(response: JsonObject | undefined): JsonSchema | undefined {
@@ -133,12 +186,18 @@ function fieldsOf(document: object, item: JsonSchema): CollectionField[] {
       // A `default` beside a `$ref` belongs to the property; one inside the referenced schema too.
       const property = resolveRef<JsonSchema>(document, node);
       const fallback = 'default' in node ? node.default : property.default;
+      const transitions = (node['x-transitions'] ?? property['x-transitions']) as Record<string, string[]> | undefined;
+      const examples = [node.examples, property.examples].find(Array.isArray);
+      const example =
+        examples?.[0] ?? node.example ?? property.example ?? (property.enum as unknown[] | undefined)?.[0];
       return {
         name,
         column: name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
         type: fieldType(property),
         required: required.has(name),
         ...(fallback !== undefined && { default: fallback }),
+        ...(transitions !== undefined && { transitions }),
+        ...(example !== undefined && { example }),
       };
     });
 }

@@ -37,6 +37,19 @@ export function schemaComplaint(error: ErrorObject): { name: string; complaint: 
         `is not allowed; the allowed fields are ${allowed.map((key) => `\`${key}\``).join(', ')}`,
       );
     }
+    case 'minProperties': {
+      // `{}` sent where a change or a choice is asked for: say what to send, from the schema's fields.
+      const fields = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
+      const limit = Number(params.limit);
+      const wanted = limit === 1 ? 'at least one' : `at least ${limit}`;
+      const given = limit === 1 ? 'names no field' : `names fewer than ${limit} fields`;
+      return complaintOf(
+        field,
+        fields.length > 0
+          ? `${given}; send ${wanted} of ${fields.map((key) => `\`${key}\``).join(', ')}`
+          : `${given}; send ${wanted}`,
+      );
+    }
     case 'type':
       return complaintOf(field, `must be ${article(String(params.type))}`);
     case 'enum': {

@@ -12,6 +12,8 @@ interface RawRequest {
   path: Record<string, string | undefined>;
   /** Ignored unless the operation takes a body. */
   body?: unknown;
+  /** The media type the body was sent as (one the operation declares); its preferred one when absent. */
+  mediaType?: string;
 }
 
 /** The request's values as the operation's schemas describe them, with the contract's defaults filled in. */
@@ -40,7 +42,8 @@ interface CompiledParameters {
 interface CompiledOperation {
   query: CompiledParameters;
   path: CompiledParameters;
-  body: ValidateFunction | undefined;
+  /** The body's validator for each media type the operation declares, the preferred one first. */
+  bodies: Map<string, ValidateFunction>;
   /** Where a problem stands in the order of the contract, by `in` and name. */
   rank(problem: RequestProblem): number;
 }
@@ -61,7 +64,7 @@ function compile(contract: Contract): RequestValidator {
       const input: RequestInput = {
         query: checkParameters('query', operation.query, request.query, problems),
         path: checkParameters('path', operation.path, request.path, problems),
-        body: operation.body ? checkBody(operation.body, request.body, problems) : undefined,
+        body: bodyInput(operation.bodies, request, problems),
       };
       const [first, ...rest] = inContractOrder(problems, operation.rank);
       return first ? { valid: false, problems: [first, ...rest] } : { valid: true, input };
@@ -93,7 +96,12 @@ function compileOperation(
   return {
     query: compileLocation('query'),
     path: compileLocation('path'),
-    body: operation.bodySchema ? schemas.compile({ $ref: schemas.ref(operation.bodySchema) }) : undefined,
+    bodies: new Map(
+      (operation.bodies ?? []).map(({ mediaType, schema }) => [
+        mediaType,
+        schemas.compile({ $ref: schemas.ref(schema) }),
+      ]),
+    ),
     rank(found) {
       if (found.in !== 'body') {
         return operation.parameters.findIndex(
@@ -124,6 +132,14 @@ function checkParameters(
   }
   if (!validate(values)) problems.push(...(validate.errors ?? []).map((error) => fromSchemaError(error, location)));
   return values;
+}
+
+/** The body, checked against the schema of the media type it was sent as; undefined where the operation takes none. */
+function bodyInput(bodies: Map<string, ValidateFunction>, request: RawRequest, problems: RequestProblem[]): unknown {
+  const [preferred] = bodies.values();
+  if (preferred === undefined) return undefined;
+  const validate = (request.mediaType === undefined ? undefined : bodies.get(request.mediaType)) ?? preferred;
+  return checkBody(validate, request.body, problems);
 }
 
 function checkBody(validate: ValidateFunction, body: unknown, problems: RequestProblem[]): unknown {

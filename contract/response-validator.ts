@@ -7,6 +7,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Contract } from './contract.ts';
 import { type JsonObject, type JsonSchema, oncePer, resolveRef } from './document.ts';
+import { isJsonMediaType } from './media-types.ts';
 import { schemaCompiler } from './schemas.ts';
 
 /** An answer as read off the wire, its body already read as text. */
@@ -48,11 +49,6 @@ function declaredFor<T>(responses: Record<string, T>, status: number): T | undef
 /** The declared media type an answer's media type falls under: itself, else `type/*`, else `*\/*`. */
 function declaredMedia<T>(content: Record<string, T>, mediaType: string): T | undefined {
   return content[mediaType] ?? content[`${mediaType.split('/')[0]}/*`] ?? content['*/*'];
-}
-
-/** JSON and the media types built on it (`application/problem+json`): the bodies the validator parses. */
-function isJson(mediaType: string): boolean {
-  return /^application\/(?:[\w.-]+\+)?json$/.test(mediaType);
 }
 
 /** The media type of a Content-Type header, lower case, without parameters. */
@@ -118,7 +114,7 @@ function createValidator(contract: Contract): ResponseValidator {
       return problems;
     }
     const schema = resolveRef<JsonObject>(contract.document, media).schema as JsonSchema | undefined;
-    if (schema === undefined || !isJson(mediaType)) return problems;
+    if (schema === undefined || !isJsonMediaType(mediaType)) return problems;
     const body = parsedJson(response.text);
     if (body === NOT_JSON) found('body', notJson(response.text));
     else for (const error of schemaProblems(schema, body)) found('body', `body ${error}`);

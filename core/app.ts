@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import { type Contract, type ContractOperation, loadContract } from '../contract/contract.ts';
 import { idempotencyRule } from '../contract/idempotency.ts';
+import { mediaTypeOf } from '../contract/media-types.ts';
 import { rateLimitRules } from '../contract/rate-limit-rules.ts';
 import { type RequestValidator, requestValidator } from '../contract/request-validator.ts';
 import { answerErrors } from './answer-errors.ts';
@@ -208,7 +209,10 @@ function operationMiddleware(operation: ContractOperation, clock: Clock): Middle
     if (operation.maxBodyBytes === undefined) {
       throw new Error(`Operation ${operation.operationId} takes a body but the contract sets no x-max-body-bytes.`);
     }
-    middleware.push(requireJsonContentType(), limitBodySize(operation.maxBodyBytes));
+    middleware.push(
+      requireJsonContentType((operation.bodies ?? []).map(({ mediaType }) => mediaType)),
+      limitBodySize(operation.maxBodyBytes),
+    );
   }
   return middleware;
 }
@@ -221,7 +225,12 @@ function operationMiddleware(operation: ContractOperation, clock: Clock): Middle
 function validate(operation: ContractOperation, validator: RequestValidator): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const body = operation.bodySchema ? await readJsonBody(c) : undefined;
-    const validation = validator.validate(operation.operationId, { query: c.req.queries(), path: c.req.param(), body });
+    const validation = validator.validate(operation.operationId, {
+      query: c.req.queries(),
+      path: c.req.param(),
+      body,
+      mediaType: mediaTypeOf(c.req.header('Content-Type')),
+    });
     if (!validation.valid) throw validationFailed(validation.problems);
     c.set('input', validation.input);
     return next();

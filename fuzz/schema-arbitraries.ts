@@ -238,9 +238,11 @@ export function schemaArbitraries(document: object): SchemaArbitraries {
         const model = Object.fromEntries(
           Object.entries(properties).map(([name, property]) => [name, validValues(property)]),
         );
+        const { fewest, most } = propertyCounts(schema);
         return fc
           .record(model, { requiredKeys: (schema.required as string[] | undefined) ?? [] })
-          .map((value) => ({ ...value }));
+          .map((value) => ({ ...value }))
+          .filter((value) => Object.keys(value).length >= fewest && Object.keys(value).length <= most);
       }
       default:
         throw new Error(`No generator for schema type ${JSON.stringify(type)}`);
@@ -415,6 +417,19 @@ export function schemaArbitraries(document: object): SchemaArbitraries {
         valid.map(({ [name]: _, ...rest }) => ({ value: rest, flaw: `missing the required ${name}`, field: name })),
       );
     }
+    // Fewer fields than `minProperties` (a merge patch that names none: `{}`), where leaving out
+    // optional fields can do it without leaving out a required one, which is a flaw of its own.
+    const { fewest } = propertyCounts(schema);
+    if (fewest > 0 && required.length < fewest) {
+      flaws.push(
+        valid.map((value) => {
+          const kept = Object.entries(value).sort(
+            ([a], [b]) => Number(!required.includes(a)) - Number(!required.includes(b)),
+          );
+          return { value: Object.fromEntries(kept.slice(0, fewest - 1)), flaw: `with fewer than ${fewest} fields` };
+        }),
+      );
+    }
     if (schema.additionalProperties === false) {
       const unknownName = fc.string({ minLength: 1, maxLength: 12 }).filter((name) => !(name in properties));
       flaws.push(
@@ -471,4 +486,12 @@ export function schemaArbitraries(document: object): SchemaArbitraries {
   }
 
   return { keywords: (schema) => merged(keywords(schema)), validValues, invalidValues };
+}
+
+/** How many fields an object of `schema` has at least and at most (`minProperties`, `maxProperties`). */
+function propertyCounts(schema: JsonSchema): { fewest: number; most: number } {
+  return {
+    fewest: typeof schema.minProperties === 'number' ? schema.minProperties : 0,
+    most: typeof schema.maxProperties === 'number' ? schema.maxProperties : Number.POSITIVE_INFINITY,
+  };
 }

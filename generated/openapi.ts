@@ -61,7 +61,21 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an animal
+         * @description Changes an animal's `name`, `categoryId` or `status` and returns it whole, with its new
+         *     `ETag`. The body is a JSON merge patch (`application/merge-patch+json`, at most
+         *     16 KiB (16,384 bytes)) naming the fields to set; a field left out keeps its value.
+         *
+         *     A change of `status` must be one `PetStatus` allows: `sold` is final, and an animal goes
+         *     between `available` and `pending`, or from either to `sold`. Another change is a
+         *     `409 invalid_transition`; setting the status it has again changes nothing.
+         *
+         *     Send the `ETag` of the animal as read in `If-Match` so that a change made by someone else
+         *     since is not overwritten: the answer is then `412 precondition_failed`. A refused request
+         *     changes nothing.
+         */
+        patch: operations["updatePet"];
         trace?: never;
     };
     "/store/orders": {
@@ -119,7 +133,17 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an order's status
+         * @description Changes an order's `status` and returns the order whole, with its new `ETag`. The body is a
+         *     JSON merge patch (`application/merge-patch+json`, at most 16 KiB (16,384 bytes)).
+         *
+         *     An order goes `placed` to `approved` to `delivered`, one step at a time and never back
+         *     (`OrderStatus`'s transitions); another change is a `409 invalid_transition`, and setting the
+         *     status it has again changes nothing. Send the order's `ETag` in `If-Match` to change it only
+         *     if nobody did since (else `412 precondition_failed`). A refused request changes nothing.
+         */
+        patch: operations["updateOrder"];
         trace?: never;
     };
     "/healthz": {
@@ -172,7 +196,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Availability status of an animal: `available` (can be sold), `pending` (a sale is in progress) or `sold`.
+         * @description Availability status of an animal: `available` (can be sold), `pending` (a sale is in progress) or `sold`. An animal goes from `available` to `pending` or `sold`, from `pending` back to `available` or on to `sold`; `sold` is final (`x-transitions`). Setting the status it has again is allowed and changes nothing.
          * @example available
          * @enum {string}
          */
@@ -218,7 +242,7 @@ export interface components {
              * @description Machine-readable error code. `x-error-codes` gives each code its HTTP status and meaning; the table of codes in the API description is written from it. The codes are an open set: a minor version may add one for a new situation, so handle a code you do not know by the answer's HTTP status.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "idempotency_key_in_progress" | "invalid_transition" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description A sentence a person can act on, naming the offending field or parameter. Never contains internal detail. */
             message: string;
             /**
@@ -246,8 +270,14 @@ export interface components {
             /** @default available */
             status?: components["schemas"]["PetStatus"];
         };
+        /** @description The changes to an animal, as a JSON merge patch (RFC 7396): the fields to set, at least one. A field left out keeps its value. `null` is refused, as every field of an animal has a value; fields other than `name`, `categoryId` and `status` are rejected with `400 validation_failed` naming the field. A change of `status` follows the transitions of `PetStatus`. */
+        PetPatch: {
+            name?: components["schemas"]["PetName"];
+            categoryId?: components["schemas"]["CategoryId"];
+            status?: components["schemas"]["PetStatus"];
+        };
         /**
-         * @description Where an order stands: `placed` (received), `approved` (accepted by the store) or `delivered`. Every order is `placed` when it is created; nothing changes an order's status in 1.1.0.
+         * @description Where an order stands: `placed` (received), `approved` (accepted by the store) or `delivered`. Every order is `placed` when it is created, then goes to `approved` and on to `delivered`, one step at a time and never back (`x-transitions`). Setting the status it has again is allowed and changes nothing.
          * @example placed
          * @enum {string}
          */
@@ -280,6 +310,10 @@ export interface components {
             /** @description The animal ordered; it must be an animal of the store (`GET /pets` lists them). */
             petId: components["schemas"]["PetId"];
             quantity: components["schemas"]["OrderQuantity"];
+        };
+        /** @description The change to an order, as a JSON merge patch (RFC 7396): its new `status`, the one field an order may change. Any other field is rejected with `400 validation_failed` naming it; the change follows the transitions of `OrderStatus`. */
+        OrderPatch: {
+            status?: components["schemas"]["OrderStatus"];
         };
         /** @description The process answers. */
         Health: {
@@ -430,6 +464,30 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `If-Match` does not match the item's current `ETag`: it changed since the client read it (`precondition_failed`). Nothing was changed. */
+        PreconditionFailed: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request has no `Content-Type` or one other than `application/merge-patch+json` (`unsupported_media_type`). */
+        UnsupportedMergePatch: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body is not valid JSON (`malformed_json`), or lacks a required field, has an unknown field, holds an invalid value or names no animal of the store (`validation_failed`). An `Idempotency-Key` that is not 1 to 255 visible ASCII characters is an `invalid_idempotency_key`. Nothing is stored. */
         InvalidNewOrder: {
             headers: {
@@ -470,6 +528,11 @@ export interface components {
          * @example 42
          */
         PetId: components["schemas"]["PetId"];
+        /**
+         * @description The `ETag` of the item as the client last read it: the change is made only if the item still has it, else the answer is `412 precondition_failed` and nothing changes (no lost update between two editors). `*` matches any existing item. Without it the change is made whatever the item's version.
+         * @example "5d41402abc4b2a76"
+         */
+        IfMatch: string;
         /**
          * @description Keeps only orders with this status; every returned order then has it. A value outside the enumeration is a `400 validation_failed`.
          * @example placed
@@ -529,6 +592,11 @@ export interface components {
          */
         Location: string;
         /**
+         * @description The version of the item as answered, a strong entity tag that changes whenever the item does. Send it back in `If-Match` with a `PATCH` to change the item only if nobody changed it since.
+         * @example "5d41402abc4b2a76"
+         */
+        ETag: string;
+        /**
          * @description RFC 9745 deprecation date of the operation, as a Unix timestamp: `@1795219200` (2026-11-21, the release of 1.0.0).
          * @example @1795219200
          */
@@ -559,12 +627,14 @@ export type Pet = components['schemas']['Pet'];
 export type Pets = components['schemas']['Pets'];
 export type Error = components['schemas']['Error'];
 export type NewPet = components['schemas']['NewPet'];
+export type PetPatch = components['schemas']['PetPatch'];
 export type OrderStatus = components['schemas']['OrderStatus'];
 export type OrderId = components['schemas']['OrderId'];
 export type OrderQuantity = components['schemas']['OrderQuantity'];
 export type Order = components['schemas']['Order'];
 export type Orders = components['schemas']['Orders'];
 export type NewOrder = components['schemas']['NewOrder'];
+export type OrderPatch = components['schemas']['OrderPatch'];
 export type Health = components['schemas']['Health'];
 export type CheckResult = components['schemas']['CheckResult'];
 export type Readiness = components['schemas']['Readiness'];
@@ -578,12 +648,15 @@ export type ResponseIdempotencyKeyInProgress = components['responses']['Idempote
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
+export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
+export type ResponseUnsupportedMergePatch = components['responses']['UnsupportedMergePatch'];
 export type ResponseInvalidNewOrder = components['responses']['InvalidNewOrder'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterStatusFilter = components['parameters']['StatusFilter'];
 export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterPetId = components['parameters']['PetId'];
+export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterOrderStatusFilter = components['parameters']['OrderStatusFilter'];
 export type ParameterOrderId = components['parameters']['OrderId'];
 export type HeaderLinkNext = components['headers']['Link-Next'];
@@ -595,6 +668,7 @@ export type HeaderRetryAfter = components['headers']['Retry-After'];
 export type HeaderRetryAfterUnavailable = components['headers']['Retry-After-Unavailable'];
 export type HeaderIdempotentReplayed = components['headers']['Idempotent-Replayed'];
 export type HeaderLocation = components['headers']['Location'];
+export type HeaderETag = components['headers']['ETag'];
 export type HeaderDeprecation = components['headers']['Deprecation'];
 export type HeaderSunset = components['headers']['Sunset'];
 export type HeaderLinkSuccessor = components['headers']['Link-Successor'];
@@ -709,6 +783,7 @@ export interface operations {
             /** @description The animal. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link-Successor"];
@@ -831,6 +906,90 @@ export interface operations {
             };
         };
     };
+    updatePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the item as the client last read it: the change is made only if the item still has it, else the answer is `412 precondition_failed` and nothing changes (no lost update between two editors). `*` matches any existing item. Without it the change is made whatever the item's version.
+                 * @example "5d41402abc4b2a76"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description Identifier of the animal to return, written as a canonical positive decimal integer (`42`, not `042`, `+42` or `42.0`), at most 2^53-1. Anything else is a `400 validation_failed`.
+                 * @example 42
+                 */
+                petId: components["parameters"]["PetId"];
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change, as a JSON merge patch. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["PetPatch"];
+            };
+        };
+        responses: {
+            /** @description The animal as changed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The body is empty or not valid JSON (`malformed_json`), or names no field, an unknown field or an invalid value, or the id is not a canonical positive integer (`validation_failed`). Nothing is changed. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No animal has this id (`not_found`). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change of `status` is not one its transitions allow (`invalid_transition`); the message names both states. Nothing is changed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMergePatch"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -943,6 +1102,7 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -977,6 +1137,90 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the item as the client last read it: the change is made only if the item still has it, else the answer is `412 precondition_failed` and nothing changes (no lost update between two editors). `*` matches any existing item. Without it the change is made whatever the item's version.
+                 * @example "5d41402abc4b2a76"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description Identifier of the order to return, written as a canonical positive decimal integer (`7`, not `07`, `+7` or `7.0`), at most 2^53-1. Anything else is a `400 validation_failed`.
+                 * @example 7
+                 */
+                orderId: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change, as a JSON merge patch. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OrderPatch"];
+            };
+        };
+        responses: {
+            /** @description The order as changed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The body is empty or not valid JSON (`malformed_json`), or names no field, an unknown field or an invalid value, or the id is not a canonical positive integer (`validation_failed`). Nothing is changed. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No order has this id (`not_found`). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change of `status` is not one its transitions allow (`invalid_transition`); the message names both states. Nothing is changed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMergePatch"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

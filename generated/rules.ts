@@ -11,6 +11,8 @@ export const ERROR_CODE_STATUSES = {
   method_not_allowed: 405,
   gone: 410,
   idempotency_key_in_progress: 409,
+  invalid_transition: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
@@ -34,3 +36,11 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The most problems an Error body lists in `details`, its schema's `maxItems`. */
 export const MAX_ERROR_DETAILS = 20;
+
+/** The media type each operation's request body is sent as, by `METHOD path` (a merge patch's is `application/merge-patch+json`). */
+export const REQUEST_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  "POST /pets": "application/json",
+  "PATCH /pets/{petId}": "application/merge-patch+json",
+  "POST /store/orders": "application/json",
+  "PATCH /store/orders/{orderId}": "application/merge-patch+json",
+};

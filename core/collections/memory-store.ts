@@ -3,10 +3,10 @@
 // a stateful one keeps what is created until it is reset.
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../idempotency/store.ts';
-import type { CollectionStore, Item, Page, PageQuery } from './store.ts';
+import type { CollectionStore, Item, ItemChange, Page, PageQuery } from './store.ts';
 
 export interface MemoryStoreOptions {
-  /** Keep created items, so they are listed and fetched until a reset; answered unsaved by default. */
+  /** Keep created and changed items, so they are listed and fetched until a reset; answered unsaved by default. */
   keepsCreated?: boolean;
   /** Where creates record their answers to an `Idempotency-Key`: one for all of a mock's collections. */
   idempotency?: MemoryIdempotencyStore;
@@ -52,6 +52,16 @@ export class MemoryCollectionStore implements CollectionStore {
     const created = await this.create(fields);
     this.#idempotency.record(claim, answerOf(created));
     return { created };
+  }
+
+  async update(id: number, change: ItemChange): Promise<Item | undefined> {
+    const index = this.#items.findIndex((item) => item.id === id);
+    const current = this.#items[index];
+    if (current === undefined) return undefined;
+    // Synchronous from the read to the write: no other request's change comes between them.
+    const changed: Item = Object.assign({ id }, change(current), { id });
+    if (this.#keepsCreated) this.#items[index] = changed;
+    return changed;
   }
 
   async get(id: number): Promise<Item | undefined> {

@@ -28,9 +28,21 @@ export interface Page<T extends Item = Item> {
  * create stores the item durably before resolving, with its new id: starting at 1, increasing,
  * never handed out twice; `fields` holds every field the item stores.
  */
+/**
+ * What an update makes of the item as stored: the fields it is to have (every field, not only the
+ * changed ones). It runs inside the update's transaction, so no other write comes between the item
+ * it read and the one it writes; it throws (an ApiError) to refuse the change, and nothing changes.
+ */
+export type ItemChange<T extends Item = Item> = (current: T) => Record<string, unknown>;
+
 export interface CollectionStore<T extends Item = Item> extends CreatesOnce<T> {
   get(id: number): Promise<T | undefined>;
   list(query: PageQuery): Promise<Page<T>>;
+  /**
+   * Changes item `id` in one transaction: reads it, asks `change` for its new fields, stores
+   * them, and resolves with the item as stored once committed; undefined when no item has the id.
+   */
+  update(id: number, change: ItemChange<T>): Promise<T | undefined>;
 }
 
 /** The stores of a service's collections, by the collection's name (`pets`, `store_orders`). */

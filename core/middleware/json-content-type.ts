@@ -1,21 +1,19 @@
 import type { MiddlewareHandler } from 'hono';
+import { mediaTypeOf } from '../../contract/media-types.ts';
 import { ApiError } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /**
- * Refuses, with 415, a body that is not declared as UTF-8 JSON: another media type, none, or a
- * `charset` other than UTF-8 (JSON exchanged between systems is UTF-8, so a Latin-1 body would
- * be stored as the wrong characters).
+ * Refuses, with 415, a body that is not declared as UTF-8 JSON of one of the `accepted` media
+ * types: another media type, none, or a `charset` other than UTF-8 (JSON exchanged between systems
+ * is UTF-8, so a Latin-1 body would be stored as the wrong characters).
  */
-function assertJsonContentType(contentType: string | undefined): void {
-  const [mediaType, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim());
-  if (mediaType?.toLowerCase() !== 'application/json') {
+function assertJsonContentType(contentType: string | undefined, accepted: readonly string[]): void {
+  const [, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim());
+  if (!accepted.includes(mediaTypeOf(contentType))) {
     const got = contentType ? `got \`${contentType.slice(0, 100)}\`` : 'got none';
-    throw new ApiError(
-      415,
-      'unsupported_media_type',
-      `The request body must be sent with \`Content-Type: application/json\`; ${got}.`,
-    );
+    const wanted = accepted.map((mediaType) => `\`Content-Type: ${mediaType}\``).join(' or ');
+    throw new ApiError(415, 'unsupported_media_type', `The request body must be sent with ${wanted}; ${got}.`);
   }
   for (const parameter of parameters) {
     const [name, value = ''] = parameter.split('=').map((part) => part.trim());
@@ -47,10 +45,13 @@ function assertNoContentCoding(contentEncoding: string | undefined): void {
   );
 }
 
-/** Checked before the body is read, so a body of another type is refused without reading it. */
-export function requireJsonContentType(): MiddlewareHandler<AppEnv> {
+/**
+ * Checked before the body is read, so a body of another type is refused without reading it;
+ * `accepted` are the JSON media types the operation declares, `application/json` by default.
+ */
+export function requireJsonContentType(accepted: readonly string[] = ['application/json']): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    assertJsonContentType(c.req.header('Content-Type'));
+    assertJsonContentType(c.req.header('Content-Type'), accepted);
     assertNoContentCoding(c.req.header('Content-Encoding'));
     return next();
   };

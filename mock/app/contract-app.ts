@@ -30,7 +30,8 @@ export interface ContractAppOptions {
 
 export function contractApp(options: ContractAppOptions): Hono<AppEnv> {
   const { contract, data, access } = options;
-  const collections = { contract, cursors: options.cursors, stores: data.stores };
+  // Like Prism, a mock makes up a required field the create does not carry (a status the service sets).
+  const collections = { contract, cursors: options.cursors, stores: data.stores, fillsUnsentFields: true };
   const handlers: Record<string, RouteHandler> = {};
   for (const operation of contract.operations) {
     handlers[operation.operationId] =

@@ -1,10 +1,11 @@
 // The code samples of an operation, written from the contract so they cannot fall behind it: a
 // `curl` command and a call with the typed client `@animal-store/client`, as Redoc shows them
 // from `x-codeSamples`. Each sends the operation's required parameters and its request body at
-// their first example, to the first server (at its variables' defaults), with the key the
-// operation's security asks for; `test/scripts/docs/code-samples.test.ts` compiles and runs them. The
-// operation that fetches one item of a collection asks for the item its own success example
-// shows, which the mocks serve (a parameter's example may name an item no example shows).
+// their first example (as the media type the operation declares), to the first server (at its
+// variables' defaults), with the key the operation's security asks for;
+// `test/scripts/docs/code-samples.test.ts` compiles and runs them. The operation that fetches or
+// changes one item of a collection asks for the item its own success example shows, which the
+// mocks serve (a parameter's example may name an item no example shows).
 
 import { collectionsOf } from '../../contract/collections.ts';
 import { Contract } from '../../contract/contract.ts';
@@ -15,6 +16,7 @@ import {
   resolveRef,
   type ServerObject,
 } from '../../contract/document.ts';
+import { isJsonMediaType } from '../../contract/media-types.ts';
 
 export interface CodeSample {
   lang: string;
@@ -47,18 +49,21 @@ interface Parameter extends ParameterExamples {
   required?: boolean;
 }
 
-/** The id parameter of each operation that fetches one item, with the id of the item its success example shows. */
+/** The id parameter of each operation that fetches or changes one item, with the id of the item its success example shows. */
 export type DocumentedItems = ReadonlyMap<string, { parameter: string; id: unknown }>;
 
 export function documentedItems(document: OpenApiDocument): DocumentedItems {
   const items = new Map<string, { parameter: string; id: unknown }>();
   for (const collection of collectionsOf(new Contract(document))) {
-    const { fetch, idParameter } = collection;
-    if (fetch === undefined || idParameter === undefined) continue;
-    const success = Object.entries(fetch.responses).find(([status]) => status.startsWith('2'))?.[1];
-    const [example] = Object.values(success?.examples ?? {});
-    const id = (example as { id?: unknown } | undefined)?.id;
-    if (id !== undefined) items.set(fetch.operationId, { parameter: idParameter, id });
+    const { idParameter } = collection;
+    if (idParameter === undefined) continue;
+    for (const operation of [collection.fetch, collection.update]) {
+      if (operation === undefined) continue;
+      const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
+      const [example] = Object.values(success?.examples ?? {});
+      const id = (example as { id?: unknown } | undefined)?.id;
+      if (id !== undefined) items.set(operation.operationId, { parameter: idParameter, id });
+    }
   }
   return items;
 }
@@ -104,7 +109,10 @@ export function codeSamples(document: object, operation: OperationObject, items:
     ...headers.map((header) => `-H ${shellQuote(`${header.name}: ${String(header.value)}`)}`),
     ...(body === undefined
       ? []
-      : [`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body, null, 2))}`]),
+      : [
+          `-H ${shellQuote(`Content-Type: ${body.mediaType}`)}`,
+          `-d ${shellQuote(JSON.stringify(body.value, null, 2))}`,
+        ]),
   ].join(' \\\n  ');
 
   const options: string[] = [];
@@ -116,7 +124,7 @@ export function codeSamples(document: object, operation: OperationObject, items:
   }
   const init = [
     ...(options.length > 0 ? [`params: { ${options.join(', ')} }`] : []),
-    ...(body === undefined ? [] : [`body: ${literal(body)}`]),
+    ...(body === undefined ? [] : [`body: ${literal(body.value)}`]),
   ];
   const typescript = [
     `import { createAnimalStoreClient } from '${CLIENT_PACKAGE}';`,
@@ -148,15 +156,22 @@ export function parameterExample(document: object, parameter: ParameterExamples)
   );
 }
 
-/** The first example of the operation's JSON request body; undefined when it takes none. */
-export function requestBodyExample(document: object, definition: JsonObject): unknown {
+/**
+ * The first example of the operation's JSON request body (`application/json`'s, else a `+json`
+ * type's, a merge patch's) with its media type; undefined when it takes none.
+ */
+export function requestBodyExample(
+  document: object,
+  definition: JsonObject,
+): { mediaType: string; value: unknown } | undefined {
   if (definition.requestBody === undefined) return undefined;
-  const body = resolveRef<{ content?: Record<string, JsonObject> }>(document, definition.requestBody);
-  const json = body.content?.['application/json'];
-  if (json === undefined) return undefined;
-  if (json.example !== undefined) return json.example;
+  const content = resolveRef<{ content?: Record<string, JsonObject> }>(document, definition.requestBody).content ?? {};
+  const mediaType = 'application/json' in content ? 'application/json' : Object.keys(content).find(isJsonMediaType);
+  const json = mediaType === undefined ? undefined : content[mediaType];
+  if (mediaType === undefined || json === undefined) return undefined;
+  if (json.example !== undefined) return { mediaType, value: json.example };
   const [first] = Object.values((json.examples as Record<string, unknown> | undefined) ?? {});
-  return first === undefined ? undefined : resolveRef<JsonObject>(document, first).value;
+  return first === undefined ? undefined : { mediaType, value: resolveRef<JsonObject>(document, first).value };
 }
 
 /** A value as a TypeScript literal: keys unquoted where they can be, as people write them. */

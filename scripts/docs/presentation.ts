@@ -10,6 +10,8 @@
 //    Redoc shows beside its title and its entry in the navigation.
 //  - Every operation carries its code samples (`curl`, `@animal-store/client`) in `x-codeSamples`,
 //    written from the contract (code-samples.ts).
+//  - A status schema with `x-transitions` shows them as a state diagram (an SVG image) under its
+//    description (state-diagram.ts).
 //  - Redoc's search index joins the lines of a description with nothing between them ("when
 //    omitted" read "whenomitted"): the page's descriptions keep each paragraph on one line, which
 //    Markdown renders the same.
@@ -18,6 +20,7 @@ import type { OpenApiDocument } from '../../contract/document.ts';
 import { type JsonObject, operationObjects, type ServerObject } from '../../contract/document.ts';
 import { codeSamples, documentedItems } from './code-samples.ts';
 import { withOperationIds } from './operation-ids.ts';
+import { stateDiagramImage } from './state-diagram.ts';
 
 /** The badge of each stability marker, in one of Redoc's named colours. */
 const STABILITY_BADGES: Readonly<Record<string, { name: string; color: string }>> = {
@@ -38,8 +41,17 @@ export function forThePage<T extends object>(document: T): T {
     if (Array.isArray(pathItem.servers)) pathItem.servers = (pathItem.servers as ServerObject[]).map(readableServer);
   }
   const items = documentedItems(copy as unknown as OpenApiDocument);
-  for (const operation of operationObjects(copy))
+  for (const operation of operationObjects(copy)) {
     operation.definition['x-codeSamples'] = codeSamples(copy, operation, items);
+  }
+  const schemas = ((copy as { components?: { schemas?: Record<string, JsonObject> } }).components?.schemas ??
+    {}) as Record<string, JsonObject>;
+  for (const [name, schema] of Object.entries(schemas)) {
+    const transitions = schema['x-transitions'] as Record<string, string[]> | undefined;
+    if (transitions === undefined || !Array.isArray(schema.enum)) continue;
+    const diagram = stateDiagramImage(name, schema.enum.map(String), transitions);
+    schema.description = `${typeof schema.description === 'string' ? `${schema.description.trimEnd()}\n\n` : ''}${diagram}`;
+  }
   const used = new Set(
     operationObjects(copy).flatMap(({ definition }) => (definition.tags as string[] | undefined) ?? []),
   );

@@ -1,6 +1,6 @@
 // Redocly plugin: the rules a program reads from the contract (`x-rate-limits` on a security
 // scheme, `x-max-body-bytes` on an operation that takes a body, `x-error-codes` beside the enum of
-// error codes) must have the shape the server, the docs and the README generator read. Plain
+// error codes, `x-transitions` beside the enum of a status) must have the shape the server, the docs and the README generator read. Plain
 // JavaScript, so `redocly lint` loads it as is.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
@@ -177,11 +177,58 @@ const ErrorCodes = extensionRule('Schema', 'x-error-codes', ERROR_CODES_SCHEMA, 
   }
 });
 
+const TRANSITIONS_SCHEMA = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: { type: 'array', uniqueItems: true, items: { type: 'string' } },
+};
+
+/**
+ * `x-transitions` maps a state to the states it may go to; every state it names, on either side,
+ * is a member of the `enum` beside it, so the server, the mocks and the docs never meet a state
+ * the schema does not have.
+ */
+const Transitions = extensionRule(
+  'Schema',
+  'x-transitions',
+  TRANSITIONS_SCHEMA,
+  (transitions, schema, location, ctx) => {
+    const values = schema.enum;
+    if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) {
+      ctx.report({ message: '`x-transitions` stands beside no `enum` of states.', location });
+      return;
+    }
+    const states = new Set(values);
+    const listed = values.map((value) => `\`${value}\``).join(', ');
+    for (const [from, targets] of Object.entries(transitions)) {
+      if (!states.has(from)) {
+        ctx.report({
+          message: `\`x-transitions\` names the state ${from}, which the enum (${listed}) does not list.`,
+          location: location.child(from).key(),
+        });
+      }
+      targets.forEach((to, index) => {
+        if (!states.has(to)) {
+          ctx.report({
+            message: `\`x-transitions.${from}\` names the state ${to}, which the enum (${listed}) does not list.`,
+            location: location.child([from, index]),
+          });
+        }
+      });
+    }
+  },
+);
+
 export default function rulesAsData() {
   return {
     id: 'animal-store',
     rules: {
-      oas3: { 'rate-limits-shape': RateLimitsShape, 'max-body-bytes': MaxBodyBytes, 'error-codes': ErrorCodes },
+      oas3: {
+        'rate-limits-shape': RateLimitsShape,
+        'max-body-bytes': MaxBodyBytes,
+        'error-codes': ErrorCodes,
+        transitions: Transitions,
+      },
     },
   };
 }

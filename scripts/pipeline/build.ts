@@ -1,5 +1,6 @@
 import { bundle, stringifyYaml } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { unreadableRequestMediaTypes } from '../../contract/media-types.ts';
 import { type Finding, failureFinding, lintContract, sortFindings, toFinding } from './lint.ts';
 import type { ContractLocations } from './locations.ts';
 import { rulesModule } from './rules-module.ts';
@@ -77,6 +78,15 @@ export async function buildArtifacts(locations: ContractLocations): Promise<Buil
   } catch (error) {
     // A marker whose rules the contract does not state (the lint checks their shape, not their presence).
     return { ok: false, failedStep: 'bundle', findings: [failureFinding('bundle', error)], timings };
+  }
+  // A request body the service could not read would be passed unvalidated, or refused by every
+  // server and mock alike: the contract is refused here instead, naming the operation and the type.
+  const unreadable = unreadableRequestMediaTypes(document as object);
+  if (unreadable.length > 0) {
+    const findings = unreadable.map(
+      (message): Finding => ({ ruleId: 'request-media-type', severity: 'error', message }),
+    );
+    return { ok: false, failedStep: 'bundle', findings, timings };
   }
   // The same serialisation as `redocly bundle -o x.yaml|x.json`, plus a trailing newline.
   const json = `${JSON.stringify(document, null, 2)}\n`;

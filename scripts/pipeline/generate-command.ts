@@ -3,6 +3,9 @@
 //   --check  compute everything, write nothing, fail naming every out-of-date file
 //   --watch  regenerate on every change under openapi/ or to redocly.yaml (npm run dev:spec)
 import { parseArgs } from 'node:util';
+import { serviceNeeds } from '../../contract/collections.ts';
+import type { OpenApiDocument } from '../../contract/document.ts';
+import { Contract } from '../../contract/reader.ts';
 import { type Artifact, type BuildResult, buildArtifacts, type StepTiming } from './build.ts';
 import { staleClientVersion } from './client-version.ts';
 import { type Drift, findDrift, findUnexpected } from './files.ts';
@@ -61,6 +64,8 @@ export async function generateCommand(
     if (!result.ok) return reportFailure(result, `${outDir}/ left as it was`);
     const changes = result.written.length === 0 ? 'all files already up to date' : `wrote ${result.written.join(', ')}`;
     printLine('write', result.writeMs, changes);
+    // Not a finding: the mocks serve such a contract; the server needs code the contract cannot hold.
+    for (const need of serviceNeeds(new Contract(result.document as OpenApiDocument))) output.warn(`note  ${need}`);
     await warnAboutUnexpected(result.artifacts);
     printLine('total', performance.now(), `${outDir}/ is up to date`);
     return 0;

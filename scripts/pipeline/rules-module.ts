@@ -3,6 +3,7 @@
 
 import type { JsonObject } from '../../contract/document.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { requestMediaTypes } from '../../contract/media-types.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 
 /** The header component a 503 carries, and the extension on it that says how long to wait. */
@@ -26,6 +27,13 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = ${unavailableRetryAfter(document)
 
 /** The most problems an Error body lists in \`details\`, its schema's \`maxItems\`. */
 export const MAX_ERROR_DETAILS = ${maxErrorDetails(document)};
+
+/** The media type each operation's request body is sent as, by \`METHOD path\` (a merge patch's is \`application/merge-patch+json\`). */
+export const REQUEST_MEDIA_TYPES: Readonly<Record<string, string>> = {
+${Object.entries(requestMediaTypes(document))
+  .map(([operation, mediaType]) => `  ${JSON.stringify(operation)}: ${JSON.stringify(mediaType)},`)
+  .join('\n')}
+};
 `;
 }
 

@@ -58,3 +58,20 @@ describe('createAnimalStoreClient against the real server', () => {
     expect(error?.code).toBe('unauthorized');
   });
 });
+
+describe('updatePet through the client', () => {
+  it('sends the change as a merge patch and answers the animal as changed', async () => {
+    const { client, sent } = await testClient();
+    const created = await client.POST('/pets', { body: { name: 'Rex', categoryId: 3 } });
+    const { id } = defined(created.data, 'the created pet');
+
+    const changed = await client.PATCH('/pets/{petId}', {
+      params: { path: { petId: id } },
+      body: { status: 'pending' },
+    });
+
+    expect(sent.at(-1)?.headers.get('Content-Type')).toBe('application/merge-patch+json');
+    expect(changed.response.status).toBe(200);
+    expect(changed.data).toEqual({ id, name: 'Rex', categoryId: 3, status: 'pending' });
+  });
+});

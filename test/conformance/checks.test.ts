@@ -18,7 +18,9 @@ function response(status: number, headers: Record<string, string>, body: unknown
 
 describe('conformanceProblems', () => {
   it('finds nothing wrong with a response as the contract declares it', () => {
-    expect(conformanceProblems('getPet', response(200, { ...RATE_LIMIT, ...DEPRECATION }, PET))).toEqual([]);
+    expect(
+      conformanceProblems('getPet', response(200, { ...RATE_LIMIT, ...DEPRECATION, ETag: '"5d41402abc4b2a76"' }, PET)),
+    ).toEqual([]);
     expect(conformanceProblems('createPet', response(201, { ...RATE_LIMIT, Location: '/v1/pets/42' }, PET))).toEqual(
       [],
     );

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Contract } from '../../contract/contract.ts';
 import { type JsonObject, type OpenApiDocument, resolveRef } from '../../contract/document.ts';
+import { unreadableRequestMediaTypes } from '../../contract/media-types.ts';
 
 const constHeader = (value: string) => ({ schema: { type: 'string', const: value } });
 const answer = (headers: JsonObject = {}) => ({ description: 'An answer.', headers });
@@ -157,6 +158,26 @@ describe('Contract', () => {
       documentWith({ '/things': { patch: { operationId: 'edit', requestBody: { content }, responses: {} } } }),
     );
     expect(other.operation('edit')).toMatchObject({ bodyMediaType: mediaType, bodySchema: { type: 'object' } });
+  });
+
+  it('reads every JSON media type of a body, application/json first', () => {
+    const content = {
+      'application/merge-patch+json': { schema: { type: 'object', minProperties: 1 } },
+      'application/json': { schema: { type: 'object' } },
+      'text/plain': { schema: { type: 'string' } },
+    };
+    const other = new Contract(
+      documentWith({ '/things': { patch: { operationId: 'edit', requestBody: { content }, responses: {} } } }),
+    );
+    expect(other.operation('edit').bodies?.map(({ mediaType }) => mediaType)).toEqual([
+      'application/json',
+      'application/merge-patch+json',
+    ]);
+    expect(unreadableRequestMediaTypes(other.document)).toEqual([
+      expect.stringMatching(
+        /^edit \(PATCH \/things\) takes a request body of type text\/plain, which the service cannot read/,
+      ),
+    ]);
   });
 
   it('reads no JSON body where the operation takes another media type only', () => {

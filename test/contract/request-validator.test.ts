@@ -44,3 +44,57 @@ describe('requestValidator, on a number query parameter', () => {
     expect(verdict.valid === false && verdict.problems[0].name).toBe('lat');
   });
 });
+
+const notes = new Contract({
+  openapi: '3.1.0',
+  info: { title: 'Notes', version: '1.0.0' },
+  paths: {
+    '/notes/{id}': {
+      patch: {
+        operationId: 'editNote',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        requestBody: {
+          content: {
+            'application/merge-patch+json': {
+              schema: {
+                type: 'object',
+                minProperties: 1,
+                additionalProperties: false,
+                properties: { title: { type: 'string' }, body: { type: 'string' } },
+              },
+            },
+            'application/json': {
+              schema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+            },
+          },
+        },
+        responses: { '200': { description: 'The note.' } },
+      },
+    },
+  },
+});
+const editNote = (body: unknown, mediaType?: string) =>
+  requestValidator(notes).validate('editNote', { query: {}, path: { id: '1' }, body, mediaType });
+
+describe('requestValidator, on a body of several JSON media types', () => {
+  it('checks a body against the schema of the media type it was sent as', () => {
+    expect(editNote({ body: 'text' }, 'application/merge-patch+json')).toMatchObject({ valid: true });
+    expect(editNote({ body: 'text' }, 'application/json')).toMatchObject({
+      valid: false,
+      problems: [{ in: 'body', name: 'title', message: 'Body field `title` is required.' }],
+    });
+  });
+
+  it('answers an empty merge patch with a sentence naming the fields to send', () => {
+    expect(editNote({}, 'application/merge-patch+json')).toEqual({
+      valid: false,
+      problems: [
+        {
+          in: 'body',
+          name: '',
+          message: 'The request body names no field; send at least one of `title`, `body`.',
+        },
+      ],
+    });
+  });
+});

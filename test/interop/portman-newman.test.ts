@@ -2,11 +2,12 @@
 // the Portman collection built from generated/openapi.json, run by newman against the server,
 // probes included (asked under /v1, as a one-base-URL tool asks for them).
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectionsOf } from '../../contract/collections.ts';
 import { loadContract } from '../../contract/contract.ts';
 import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
@@ -19,6 +20,49 @@ interface NewmanReport {
     stats: { assertions: { total: number; failed: number } };
     failures: Array<{ error: { message: string }; source: { name: string } }>;
     executions: Array<{ request: { method: string; url: { path: string[] } }; response: { code: number } }>;
+  };
+}
+
+/**
+ * The Portman configuration: the tests of portman-config.json, and the ids each collection's
+ * create hands to the operations on one item (`{{petId}}` for getPet and updatePet) and to the
+ * creates whose body names another collection's item (an order's `petId`), from the contract's
+ * collections, so a new collection or operation needs no line here.
+ */
+async function portmanConfig(): Promise<object> {
+  const base = JSON.parse(await readFile(join(REPOSITORY_ROOT, 'test/interop/portman-config.json'), 'utf8'));
+  const collections = collectionsOf(loadContract()).filter((collection) => collection.create && collection.idParameter);
+  const ids = new Set(collections.map((collection) => collection.idParameter));
+  return {
+    ...base,
+    assignVariables: collections.map((collection) => ({
+      openApiOperationId: collection.create?.operationId,
+      collectionVariables: [{ responseBodyProp: 'id', name: collection.idParameter }],
+    })),
+    overwrites: collectionsOf(loadContract()).flatMap((collection) => [
+      ...[collection.fetch, collection.update].flatMap((operation) =>
+        operation && collection.idParameter
+          ? [
+              {
+                openApiOperationId: operation.operationId,
+                overwriteRequestPathVariables: [
+                  { key: collection.idParameter, value: `{{${collection.idParameter}}}`, overwrite: true },
+                ],
+              },
+            ]
+          : [],
+      ),
+      ...(collection.create
+        ? [
+            {
+              openApiOperationId: collection.create.operationId,
+              overwriteRequestBody: collection.fields
+                .filter((field) => ids.has(field.name) && field.name !== collection.idParameter)
+                .map((field) => ({ key: field.name, value: `{{{${field.name}}}}`, overwrite: true })),
+            },
+          ].filter((overwrite) => overwrite.overwriteRequestBody.length > 0)
+        : []),
+    ]),
   };
 }
 
@@ -39,6 +83,8 @@ describe('the Portman collection of the contract, run by newman', { timeout: 120
   it('passes every assertion against the server, each operation and probe answered', async () => {
     const collection = join(workDir, 'collection.json');
     const report = join(workDir, 'newman.json');
+    const config = join(workDir, 'portman-config.json');
+    await writeFile(config, JSON.stringify(await portmanConfig()));
     await run(
       bin('portman'),
       [
@@ -49,7 +95,7 @@ describe('the Portman collection of the contract, run by newman', { timeout: 120
         '--baseUrl',
         `${server.origin}/v1`,
         '--portmanConfigFile',
-        join(REPOSITORY_ROOT, 'test/interop/portman-config.json'),
+        config,
       ],
       { cwd: workDir },
     ); // Portman keeps its working files under ./tmp.

@@ -96,6 +96,24 @@ describe('startStatefulMock', () => {
       expect(pet.id).toBeGreaterThan(Math.max(...seededPets(mock).map((seeded) => seeded.id)));
     });
 
+    it('keeps a change of status the transitions allow, refuses one they do not with 409, and a stale If-Match with 412', async () => {
+      const created = (await (await createPet({ name: 'Rex', categoryId: 3, status: 'available' })).json()) as Pet;
+      const patch = (body: unknown, headers: Record<string, string> = {}) =>
+        request(`/v1/pets/${created.id}`, {
+          method: 'PATCH',
+          headers: { 'Content-Type': 'application/merge-patch+json', ...headers },
+          body: JSON.stringify(body),
+        });
+      const before = (await request(`/v1/pets/${created.id}`)).headers.get('ETag') ?? '';
+
+      const sold = await patch({ status: 'sold' }, { 'If-Match': before });
+      expect(sold.status).toBe(200);
+      expect(await (await request(`/v1/pets/${created.id}`)).json()).toEqual({ ...created, status: 'sold' });
+      await expectContractError(await patch({ status: 'available' }), 409, 'invalid_transition');
+      await expectContractError(await patch({ name: 'Max' }, { 'If-Match': before }), 412, 'precondition_failed');
+      expect(await (await request(`/v1/pets/${created.id}`)).json()).toEqual({ ...created, status: 'sold' });
+    });
+
     it('replays a create repeated with its Idempotency-Key, as the service does, creating one pet', async () => {
       const body = JSON.stringify(exampleValue('NewPetWithStatus'));
       const post = () => request('/v1/pets', { method: 'POST', body, headers: { 'Idempotency-Key': 'mock-retry-1' } });

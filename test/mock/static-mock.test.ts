@@ -137,14 +137,50 @@ describe('startMock with the contract examples', () => {
     );
 
     it.each([
-      ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
-      ['PUT', '/v1/pets/42', 'GET, HEAD'],
-      ['POST', '/v1/pets/42', 'GET, HEAD'],
-    ])('answers %s %s with 405, the Error body and Allow: %s', async (method, path, allow) => {
-      const response = await request(path, { method });
+      ['DELETE', '/v1/pets'],
+      ['PUT', '/v1/pets/42'],
+      ['POST', '/v1/pets/42'],
+    ])(
+      'answers %s %s with 405, the Error body and an Allow listing the methods the contract gives the path',
+      async (method, path) => {
+        const response = await request(path, { method });
 
-      expect(response.headers.get('Allow')).toBe(allow);
-      await expectContractError(response, 405, 'method_not_allowed');
+        const allowed = loadContract().match(path)?.path.allow;
+        expect(allowed).not.toContain(method);
+        expect(response.headers.get('Allow')).toBe(allowed?.join(', '));
+        await expectContractError(response, 405, 'method_not_allowed');
+      },
+    );
+  });
+
+  describe('updatePet, from the contract alone', () => {
+    const patchPet = (id: number, body: string, contentType = 'application/merge-patch+json') =>
+      request(`/v1/pets/${id}`, { method: 'PATCH', headers: { 'Content-Type': contentType }, body });
+
+    it('answers a change of an animal of the examples with the animal as changed and its ETag, keeping nothing', async () => {
+      const [pet] = examplePets();
+      if (!pet) throw new Error('The contract shows no animal');
+      const response = await patchPet(pet.id, JSON.stringify({ name: 'Renamed' }));
+
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ...pet, name: 'Renamed' });
+      expect(response.headers.get('ETag')).toMatch(/^"[0-9a-f]{16}"$/);
+      expect(await (await request(`/v1/pets/${pet.id}`)).json()).toEqual(pet);
+    });
+
+    it('answers 404 not_found for an id no animal of the examples has', async () => {
+      await expectContractError(await patchPet(99999, '{"status":"pending"}'), 404, 'not_found');
+    });
+
+    it.each([
+      ['text/plain', '{"status":"pending"}', 415, 'unsupported_media_type'],
+      ['application/json', '{"status":"pending"}', 415, 'unsupported_media_type'],
+      ['application/merge-patch+json', '{"status":', 400, 'malformed_json'],
+      ['application/merge-patch+json', '', 400, 'malformed_json'],
+      ['application/merge-patch+json', '{}', 400, 'validation_failed'],
+    ])('answers a body sent as %s, %j, with %i %s', async (contentType, body, status, code) => {
+      const [pet] = examplePets();
+      await expectContractError(await patchPet(pet?.id ?? 1, body, contentType), status, code);
     });
   });
 

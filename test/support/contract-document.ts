@@ -17,6 +17,7 @@ import type {
 } from 'openapi-typescript';
 import { loadContract } from '../../contract/contract.ts';
 import { resolveRef } from '../../contract/document.ts';
+import { isJsonMediaType } from '../../contract/media-types.ts';
 
 const bundled = loadContract();
 
@@ -115,9 +116,12 @@ export function header(holder: ResponseObject, name: string): HeaderObject | und
   return entry === undefined ? undefined : resolve<HeaderObject>(entry[1]);
 }
 
+/** The JSON content: `application/json`'s, else a `+json` type's (a merge patch's). */
 export function jsonContent(holder: ResponseObject | RequestBodyObject): MediaTypeObject {
-  const media = holder.content?.['application/json'];
-  if (media === undefined) throw new Error('No application/json content');
+  const content = holder.content ?? {};
+  const type = 'application/json' in content ? 'application/json' : Object.keys(content).find(isJsonMediaType);
+  const media = type === undefined ? undefined : content[type];
+  if (media === undefined) throw new Error('No JSON content (application/json or a +json type)');
   return resolve<MediaTypeObject>(media);
 }
 

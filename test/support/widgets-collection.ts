@@ -315,3 +315,177 @@ function withWidgetsListed(document: string): string {
   const pathRef = `  ${PATH}:\n    $ref: paths/widgets.yaml\n`;
   return appendTo(appendTo(document, 'tags', tag), 'paths', pathRef);
 }
+
+/** What `addWidgetChanges` added: a status with its transitions, and `PATCH /widgets/{widgetId}`. */
+export interface WidgetChanges {
+  /** The item path added under `paths`. */
+  path: string;
+  operationId: string;
+  /** The status schema's states and `x-transitions`, as written. */
+  states: string[];
+  transitions: Record<string, string[]>;
+  files: string[];
+}
+
+const WIDGET_STATES = ['draft', 'active', 'retired'];
+const WIDGET_TRANSITIONS: Record<string, string[]> = { draft: ['active'], active: ['retired'], retired: [] };
+
+function itemPathFile(stability: Stability): string {
+  const marker = stability === 'stable' ? '' : `  x-stability: ${stability}\n`;
+  const error = (status: number, description: string, example: string) => `    "${status}":
+      description: "${description}"
+      headers:
+${RATE_LIMIT_HEADERS}
+      content:
+        application/json:
+          schema:
+            $ref: ../components/schemas/Error.yaml
+          examples:
+            ${example}:
+              $ref: ../components/examples/${example}.yaml
+`;
+  return `patch:
+  operationId: updateWidget
+${marker}  x-max-body-bytes: 4096
+  summary: Change a widget
+  description: |
+    Changes a widget's \`status\`, as \`WidgetStatus\`'s transitions allow, and returns it whole.
+    The body is a JSON merge patch of at most <!-- x-max-body-bytes -->.
+  tags:
+    - ${TAG}
+  parameters:
+    - name: widgetId
+      in: path
+      required: true
+      description: Identifier of the widget.
+      schema:
+        type: integer
+        format: int64
+        minimum: 1
+        maximum: 9007199254740991
+      example: 1
+    - $ref: ../components/parameters/IfMatch.yaml
+  requestBody:
+    required: true
+    description: The change, as a JSON merge patch.
+    content:
+      application/merge-patch+json:
+        schema:
+          $ref: ../components/schemas/WidgetPatch.yaml
+        examples:
+          WidgetPatchActivate:
+            $ref: ../components/examples/WidgetPatchActivate.yaml
+  responses:
+    "200":
+      description: The widget as changed.
+      headers:
+        ETag:
+          $ref: ../components/headers/ETag.yaml
+${RATE_LIMIT_HEADERS}
+      content:
+        application/json:
+          schema:
+            $ref: ../components/schemas/Widget.yaml
+          examples:
+            WidgetActivated:
+              $ref: ../components/examples/WidgetActivated.yaml
+${error(400, 'The body is not a valid change (`malformed_json`, `validation_failed`).', 'ErrorWidgetEmptyPatch')}    "401":
+      $ref: ../components/responses/Unauthorized.yaml
+${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}${error(409, 'A change of `status` its transitions do not allow (`invalid_transition`).', 'ErrorWidgetTransition')}    "412":
+      $ref: ../components/responses/PreconditionFailed.yaml
+    "413":
+      $ref: ../components/responses/PayloadTooLarge.yaml
+    "415":
+      $ref: ../components/responses/UnsupportedMergePatch.yaml
+    "429":
+      $ref: ../components/responses/TooManyRequests.yaml
+    "503":
+      $ref: ../components/responses/ServiceUnavailable.yaml
+`;
+}
+
+/**
+ * Makes the widgets of `addWidgetsCollection` (run first) changeable as openapi/README.md says a
+ * write that is not a create is added: a `status` with `x-transitions` (a widget is created `draft`),
+ * a merge-patch body, and `PATCH /widgets/{widgetId}` with every response the lint asks for.
+ */
+export async function addWidgetChanges(root: string, options: WidgetsOptions = {}): Promise<WidgetChanges> {
+  const stability = options.stability ?? 'experimental';
+  const status = (state: string) => `    status: ${state}\n`;
+  const schemas = {
+    WidgetStatus: `type: string
+description: Where a widget stands.
+enum: [${WIDGET_STATES.join(', ')}]
+x-transitions:
+${Object.entries(WIDGET_TRANSITIONS)
+  .map(([from, to]) => `  ${from}: [${to.join(', ')}]`)
+  .join('\n')}
+`,
+    WidgetPatch: `type: object
+description: The change to a widget, as a JSON merge patch.
+minProperties: 1
+additionalProperties: false
+properties:
+  status:
+    $ref: ./WidgetStatus.yaml
+`,
+  };
+  const error = (code: string, message: string, status: number) =>
+    `summary: "${code}"\nvalue:\n  code: ${code}\n  message: "${message}"\n  status: ${status}\n`;
+  const examples = {
+    WidgetPatchActivate: 'summary: "Activate a widget"\nvalue:\n  status: active\n',
+    WidgetActivated: `summary: "The widget as changed"\nvalue:\n  id: 1\n  name: Sprocket\n${status('active').slice(2)}`,
+    ErrorWidgetEmptyPatch: error(
+      'validation_failed',
+      'The request body names no field; send at least one of `status`.',
+      400,
+    ),
+    ErrorWidgetNotFound: error('not_found', 'No widget has the id 9.', 404),
+    ErrorWidgetTransition: error(
+      'invalid_transition',
+      'The status of widget 1 cannot go from `retired` to `active`.',
+      409,
+    ),
+  };
+  const files: Array<[string, string]> = [
+    ['openapi/paths/widgets_{widgetId}.yaml', itemPathFile(stability)],
+    ...Object.entries(schemas).map(([name, text]): [string, string] => [
+      `openapi/components/schemas/${name}.yaml`,
+      text,
+    ]),
+    ...Object.entries(examples).map(([name, text]): [string, string] => [
+      `openapi/components/examples/${name}.yaml`,
+      text,
+    ]),
+  ];
+  for (const [file, content] of files) await writeFile(path.join(root, file), content, 'utf8');
+  const edit = async (file: string, change: (text: string) => string) => {
+    await writeFile(path.join(root, file), change(await readFile(path.join(root, file), 'utf8')), 'utf8');
+    files.push([file, '']);
+  };
+  await edit(
+    'openapi/components/schemas/Widget.yaml',
+    (text) =>
+      `${text.replace('  - name\n', '  - name\n  - status\n')}  status:\n    $ref: ./WidgetStatus.yaml\n    default: ${WIDGET_STATES[0]}\n`,
+  );
+  await edit('openapi/components/examples/WidgetsFirstPage.yaml', (text) =>
+    text.replace(/( {4}name: \w+\n)/g, `$1${status(WIDGET_STATES[0] ?? '')}`),
+  );
+  await edit(
+    'openapi/components/examples/WidgetCreated.yaml',
+    (text) => `${text}${status(WIDGET_STATES[0] ?? '').slice(2)}`,
+  );
+  await edit('openapi/openapi.yaml', (text) =>
+    text.replace(
+      '  /widgets:\n    $ref: paths/widgets.yaml\n',
+      (listed) => `${listed}  /widgets/{widgetId}:\n    $ref: paths/widgets_{widgetId}.yaml\n`,
+    ),
+  );
+  return {
+    path: `${PATH}/{widgetId}`,
+    operationId: 'updateWidget',
+    states: WIDGET_STATES,
+    transitions: WIDGET_TRANSITIONS,
+    files: files.map(([file]) => file),
+  };
+}

@@ -25,6 +25,8 @@ export interface ConsoleOperation {
   parameters: ConsoleParameter[];
   /** The first example of the JSON request body, indented; absent when the operation takes none. */
   body?: string;
+  /** The media type the body is sent as (`application/merge-patch+json` for a change). */
+  bodyMediaType?: string;
 }
 
 export interface ConsoleData {
@@ -76,7 +78,7 @@ export function consoleData(document: OpenApiDocument): ConsoleData {
             example: example === undefined ? '' : String(example),
           };
         }),
-        ...(body !== undefined && { body: JSON.stringify(body, null, 2) }),
+        ...(body !== undefined && { body: JSON.stringify(body.value, null, 2), bodyMediaType: body.mediaType }),
       };
     }),
   };

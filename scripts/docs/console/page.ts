@@ -62,7 +62,7 @@ async function send(operation: ConsoleOperation, form: HTMLFormElement): Promise
   const key = target === 'mock' ? MOCK_KEY : String(values.get('key'));
   if (operation.needsKey && key !== '') headers.set('Authorization', `Bearer ${key}`);
   const body = operation.body === undefined ? undefined : String(values.get('body'));
-  if (body !== undefined) headers.set('Content-Type', 'application/json');
+  if (body !== undefined) headers.set('Content-Type', operation.bodyMediaType ?? 'application/json');
   const search = query.size > 0 ? `?${query}` : '';
   const origin = target === 'mock' ? MOCK_ORIGIN : serverRoot(String(values.get('server')));
   const request = new Request(`${origin}${path}${search}`, {

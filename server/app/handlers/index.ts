@@ -16,7 +16,7 @@ export interface HandlerDeps extends CollectionHandlerDeps {
 export function createHandlers(deps: HandlerDeps): Handlers {
   const collection = <K extends OperationId>(operationId: K): Handler<K> => {
     const handler = collectionHandler(deps, operationId);
-    if (!handler) throw new Error(`${operationId} lists, creates or fetches no collection of the contract.`);
+    if (!handler) throw new Error(`${operationId} lists, creates, fetches or updates no collection of the contract.`);
     // The collection layer answers what the contract declares for the operation (its item schema).
     return handler as unknown as Handler<K>;
   };
@@ -24,9 +24,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     listPets: collection('listPets'),
     createPet: collection('createPet'),
     getPet: collection('getPet'),
+    updatePet: collection('updatePet'),
     listOrders: collection('listOrders'),
     createOrder: createOrder(collection('createOrder'), deps.stores('pets')),
     getOrder: collection('getOrder'),
+    updateOrder: collection('updateOrder'),
     getHealth: getHealth(),
     getReadiness: getReadiness(deps.probes),
   };

@@ -2,7 +2,14 @@
 // migration (under its advisory lock), and a store per collection on the pool.
 import type pg from 'pg';
 import type { Contract } from '../../../contract/contract.ts';
-import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
+import type {
+  CollectionStore,
+  CollectionStores,
+  Item,
+  ItemChange,
+  Page,
+  PageQuery,
+} from '../../../core/collections/store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {
   assertStorable,
@@ -103,6 +110,8 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #read: (row: Item) => Item;
   readonly #insert: NamedStatement;
   readonly #get: NamedStatement;
+  readonly #lock: NamedStatement;
+  readonly #update: NamedStatement;
   readonly #pages = new Map<string, NamedStatement>();
   readonly #idempotency: PostgresIdempotencyStore;
 
@@ -117,6 +126,29 @@ class PostgresCollectionStore implements CollectionStore {
       text: `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${selectList(table)}`,
     };
     this.#get = { name: `${table.name}.get`, text: `SELECT ${selectList(table)} FROM ${table.name} WHERE id = $1` };
+    // FOR UPDATE: another instance's change of the item waits for this one's commit, then reads the result.
+    this.#lock = { name: `${table.name}.lock`, text: `${this.#get.text} FOR UPDATE` };
+    this.#update = {
+      name: `${table.name}.update`,
+      text: `UPDATE ${table.name} SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')} WHERE id = $${columns.length + 1} RETURNING ${selectList(table)}`,
+    };
+  }
+
+  async update(id: number, change: ItemChange): Promise<Item | undefined> {
+    return inPoolTransaction(this.#pool, async (client) => {
+      const { rows } = await execute<Item>(client, this.#lock, [id]);
+      const current = rows[0];
+      if (!current) return undefined;
+      const fields = change(this.#read(current));
+      assertStorable('postgres', this.#table, fields);
+      const updated = await execute<Item>(client, this.#update, [
+        ...this.#table.fields.map((field) => toColumn('postgres', field, fields[field.name])),
+        id,
+      ]);
+      const [stored] = updated.rows;
+      if (!stored) throw new Error(`PostgreSQL returned no row for an updated ${this.#table.collection.noun}.`);
+      return this.#read(stored);
+    });
   }
 
   async create(fields: Record<string, unknown>): Promise<Item> {

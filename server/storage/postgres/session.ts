@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ApiError } from '../../../core/errors.ts';
 import { connectionConfig } from './connection.ts';
 import { withPostgres } from './errors.ts';
 
@@ -45,7 +46,8 @@ export async function inTransaction<T>(client: pg.ClientBase, work: () => Promis
  * statement of `work` has answered in time, so a request that got its 503 because PostgreSQL did
  * not answer leaves nothing behind when the held statements arrive later: the connection is gone
  * by then and PostgreSQL rolls the transaction back. A connection whose transaction failed is
- * dropped rather than reused in an unknown state.
+ * dropped rather than reused in an unknown state, unless `work` refused the change (an ApiError,
+ * after which the rollback left it sound).
  */
 export async function inPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   return withPostgres(async () => {
@@ -57,7 +59,7 @@ export async function inPoolTransaction<T>(pool: pg.Pool, work: (client: pg.Pool
     try {
       return await inTransaction(client, () => work(client));
     } catch (error) {
-      failed = error as Error;
+      if (!(error instanceof ApiError)) failed = error as Error;
       throw error;
     } finally {
       client.off('error', ignoreConnectionError);

@@ -2,7 +2,14 @@
 // database opens, and a store per collection with group commit and read caches.
 import type { Database, Statement } from 'better-sqlite3';
 import type { Contract } from '../../../contract/contract.ts';
-import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
+import type {
+  CollectionStore,
+  CollectionStores,
+  Item,
+  ItemChange,
+  Page,
+  PageQuery,
+} from '../../../core/collections/store.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {
@@ -128,6 +135,8 @@ class SqliteCollectionStore implements CollectionStore {
   readonly #pages: ReadCache<Page>;
   readonly #items: ReadCache<Item>;
   readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
+  readonly #update: (id: number, change: ItemChange) => Item | undefined;
+  readonly #checkFile: () => void;
 
   constructor(
     db: Database,
@@ -166,6 +175,23 @@ class SqliteCollectionStore implements CollectionStore {
         return { created };
       }),
     ).immediate;
+    this.#checkFile = checkFile;
+    const update = statement<unknown[], Item>(
+      db,
+      `UPDATE ${table.name} SET ${columns.map((column) => `${column} = ?`).join(', ')} WHERE id = ? RETURNING ${selectList(table)}`,
+    );
+    // IMMEDIATE: the write lock is taken at BEGIN, so the item read is the one the change replaces
+    // (another process on the file waits, busy_timeout); a change that throws rolls back.
+    this.#update = db.transaction((id: number, change: ItemChange): Item | undefined => {
+      const row = this.#get.get(id);
+      if (!row) return undefined;
+      const fields = change(this.#read(row));
+      assertStorable('sqlite', table, fields);
+      // `all`, never `get`: see the insert.
+      const [stored] = update.all(...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])), id);
+      if (!stored) throw new Error(`SQLite returned no row for an updated ${table.collection.noun}.`);
+      return this.#read(stored);
+    }).immediate;
     this.#creates = new GroupCommit(
       (items) =>
         withSqlite(() => {
@@ -197,6 +223,14 @@ class SqliteCollectionStore implements CollectionStore {
   ): Promise<CreateOnceOutcome<Item>> {
     assertStorable('sqlite', this.#table, fields);
     return await this.#creates.submit({ fields, claim, answerOf });
+  }
+
+  async update(id: number, change: ItemChange): Promise<Item | undefined> {
+    return withSqlite(() => {
+      if (!this.#db.open) throw new UnavailableError('storage', 'the database is closed');
+      this.#checkFile();
+      return this.#update(id, change);
+    });
   }
 
   async get(id: number): Promise<Item | undefined> {

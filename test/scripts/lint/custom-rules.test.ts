@@ -24,6 +24,8 @@ const rateLimits = '/components/securitySchemes/bearerAuth/x-rate-limits';
 const getPet = '/paths/~1pets~1{petId}/get';
 const errorCode = '/components/schemas/Error/properties/code';
 const errorCodes = `${errorCode}/x-error-codes`;
+const petStatus = '/components/schemas/Pet/properties/status';
+const transitions = `${petStatus}/x-transitions`;
 
 function at(document: Node, pointer: string): Node {
   return pointer
@@ -284,6 +286,30 @@ const violations: Array<{
     pointer: `#${errorCodes}`,
   },
   {
+    ruleId: 'animal-store/transitions',
+    violation: 'a state the enum does not list, as the state moved from',
+    mutate: set(transitions, 'reserved', ['sold']),
+    pointer: `#${transitions}/reserved`,
+  },
+  {
+    ruleId: 'animal-store/transitions',
+    violation: 'a state the enum does not list, as the state moved to',
+    mutate: set(transitions, 'available', ['sold', 'lost']),
+    pointer: `#${transitions}/available/1`,
+  },
+  {
+    ruleId: 'animal-store/transitions',
+    violation: 'a state whose next states are not a list',
+    mutate: set(transitions, 'available', 'sold'),
+    pointer: `#${transitions}`,
+  },
+  {
+    ruleId: 'animal-store/transitions',
+    violation: 'x-transitions beside no enum',
+    mutate: remove(petStatus, 'enum'),
+    pointer: `#${transitions}`,
+  },
+  {
     ruleId: 'no-unused-components',
     violation: 'a schema nothing references',
     mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
@@ -343,6 +369,16 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
         unauthorized: { status: 401, meaning: 'The API key is missing.' },
       }),
     ],
+  },
+  {
+    ruleId: 'animal-store/transitions',
+    variant: 'a status without x-transitions',
+    mutations: [remove(petStatus, 'x-transitions')],
+  },
+  {
+    ruleId: 'animal-store/transitions',
+    variant: 'a state with no entry of its own (no way out of it)',
+    mutations: [remove(transitions, 'sold')],
   },
   {
     ruleId: 'rule/operation-id-camel-case',

@@ -3,7 +3,10 @@
 // contract and `npm run generate` is run, and nothing else is written until the server's handler
 // table. Then both mocks and the client's MSW handlers serve the collection from the contract, the
 // client package builds, the typecheck names the operations the server lacks, and once they are
-// marked not implemented the server answers 501 for them.
+// marked not implemented the server answers 501 for them. The same copy makes the widgets
+// changeable (a status with `x-transitions` and `PATCH /widgets/{widgetId}`): the mocks and MSW apply
+// the change and its transitions before any code, and one handler-table line per operation has the
+// server apply them too.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -16,7 +19,12 @@ import { contractLocations } from '../../../scripts/pipeline/locations.ts';
 import { regenerate } from '../../../scripts/pipeline/regenerate.ts';
 import { copyRepository, type RepositoryCopy } from '../../../support/repository-copy.ts';
 import { defined } from '../../support/defined.ts';
-import { addWidgetsCollection, type WidgetsCollection } from '../../support/widgets-collection.ts';
+import {
+  addWidgetChanges,
+  addWidgetsCollection,
+  type WidgetChanges,
+  type WidgetsCollection,
+} from '../../support/widgets-collection.ts';
 
 /** What a copy needs to generate, typecheck, build the client and run the server and the mocks. */
 const COPIED = [
@@ -37,12 +45,14 @@ const COPIED = [
 
 let copy: RepositoryCopy;
 let widgets: WidgetsCollection;
+let changes: WidgetChanges;
 let examples: { list: unknown[]; newWidget: Record<string, unknown> };
 const running: ChildProcess[] = [];
 
 beforeAll(async () => {
   copy = await copyRepository(COPIED, 'animal-store-change-path-');
   widgets = await addWidgetsCollection(copy.root);
+  changes = await addWidgetChanges(copy.root);
   const generated = await regenerate(contractLocations(copy.root));
   expect(generated.ok, JSON.stringify(generated)).toBe(true);
   // What the mocks answer and accept, as the edited contract's examples say.
@@ -123,6 +133,49 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 });
 
+const mergePatch = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'PATCH',
+  headers: { 'Content-Type': 'application/merge-patch+json', ...headers },
+  body: JSON.stringify(body),
+});
+
+/** A state a widget may go to from `from`, and one it may not (other than `from` itself). */
+function movesFrom(from: string): { allowed: string; refused: string } {
+  const next = changes.transitions[from] ?? [];
+  return {
+    allowed: defined(next[0], `a state ${from} may go to`),
+    refused: defined(
+      changes.states.find((state) => state !== from && !next.includes(state)),
+      `a state ${from} may not go to`,
+    ),
+  };
+}
+
+/**
+ * Creates a widget at `origin` with `headers`, then changes its status as the transitions allow
+ * and as they do not: the statuses of the three answers.
+ */
+async function changeAWidget(origin: string, headers: Record<string, string>) {
+  const created = (await (await fetch(`${origin}/v1${widgets.path}`, json(examples.newWidget, headers))).json()) as {
+    id: number;
+    status: string;
+  };
+  const { allowed } = movesFrom(created.status);
+  // Refused from where the widget then stands.
+  const { refused } = movesFrom(allowed);
+  const url = `${origin}/v1${widgets.path}/${created.id}`;
+  const moved = await fetch(url, mergePatch({ status: allowed }, headers));
+  const etag = moved.headers.get('ETag');
+  const back = await fetch(url, mergePatch({ status: refused }, headers));
+  const stale = await fetch(url, mergePatch({ status: allowed }, { ...headers, 'If-Match': '"0000000000000000"' }));
+  return {
+    moved: { status: moved.status, body: await moved.json(), etag },
+    refused: { status: back.status, code: ((await back.json()) as { code: string }).code },
+    stale: stale.status,
+    expected: { ...created, status: allowed },
+  };
+}
+
 describe('a collection added to the contract, after npm run generate alone', () => {
   it('is served by npm run mock from the contract: its examples, validation, and a create carrying what was sent', async () => {
     let mock: RunningStaticMock | undefined;
@@ -143,6 +196,22 @@ describe('a collection added to the contract, after npm run generate alone', () 
       );
       expect(unknownField.status).toBe(400);
       expect(await unknownField.json()).toMatchObject({ code: 'validation_failed', details: [{ name: 'colour' }] });
+
+      const [shown] = examples.list as Array<{ id: number; status: string }>;
+      const item = defined(shown, 'a widget the examples show');
+      const { allowed, refused } = movesFrom(item.status);
+      const url = `${mock.url}/v1${widgets.path}/${item.id}`;
+      const moved = await fetch(url, mergePatch({ status: allowed }, headers));
+      expect(moved.status).toBe(200);
+      expect(await moved.json()).toEqual({ ...item, status: allowed });
+      expect(moved.headers.get('ETag')).toMatch(/^"[!#-~]+"$/);
+      expect((await fetch(url, mergePatch({ status: refused }, headers))).status).toBe(409);
+      expect(
+        (await fetch(`${mock.url}/v1${widgets.path}/99999`, mergePatch({ status: allowed }, headers))).status,
+      ).toBe(404);
+      expect((await fetch(url, { ...mergePatch({ status: allowed }, headers), body: '' })).status).toBe(400);
+      const plain = { ...mergePatch({ status: allowed }), headers: { ...headers, 'Content-Type': 'text/plain' } };
+      expect((await fetch(url, plain)).status).toBe(415);
     } finally {
       await mock?.close();
     }
@@ -158,6 +227,11 @@ describe('a collection added to the contract, after npm run generate alone', () 
     const widget = await created.json();
     const listed = await fetch(`${origin}/v1${widgets.path}?limit=100`, { headers });
     expect(await listed.json()).toEqual([...examples.list, widget]);
+
+    const changed = await changeAWidget(origin, headers);
+    expect(changed.moved).toMatchObject({ status: 200, body: changed.expected });
+    expect(changed.refused).toEqual({ status: 409, code: 'invalid_transition' });
+    expect(changed.stale).toBe(412);
   }, 60_000);
 
   it('builds into the client package, whose MSW handlers serve it, keeping what is created when stateful', async () => {
@@ -172,16 +246,27 @@ describe('a collection added to the contract, after npm run generate alone', () 
       const headers = { Authorization: 'Bearer ask_any', 'Content-Type': 'application/json' };
       const url = 'http://api.test/v1${widgets.path}';
       const created = await fetch(url, { method: 'POST', headers, body: ${JSON.stringify(JSON.stringify(examples.newWidget))} });
+      const widget = await created.json();
       const listed = await fetch(url + '?limit=100', { headers });
-      console.log(JSON.stringify({ status: created.status, created: await created.json(), listed: await listed.json() }));
+      const patch = (status) => fetch(url + '/' + widget.id, {
+        method: 'PATCH',
+        headers: { ...headers, 'Content-Type': 'application/merge-patch+json' },
+        body: JSON.stringify({ status }),
+      });
+      const moved = (await patch(${JSON.stringify(changes.transitions.draft?.[0])})).status;
+      const refused = (await patch(${JSON.stringify(changes.states[0])})).status;
+      console.log(JSON.stringify({ status: created.status, created: widget, listed: await listed.json(), moved, refused }));
       server.close();
     `;
     await writeFile(path.join(copy.root, 'msw-widgets.mjs'), script);
     const answered = await run(process.execPath, ['msw-widgets.mjs']);
     expect(answered.code, answered.output).toBe(0);
-    const { status, created, listed } = JSON.parse(defined(answered.output.trim().split('\n').at(-1), 'the answers'));
+    const { status, created, listed, moved, refused } = JSON.parse(
+      defined(answered.output.trim().split('\n').at(-1), 'the answers'),
+    );
     expect(status).toBe(201);
     expect(listed).toEqual([...examples.list, created]);
+    expect({ moved, refused }).toEqual({ moved: 200, refused: 409 });
   }, 120_000);
 
   it('fails the typecheck, naming each operation the server has no handler for', async () => {
@@ -198,7 +283,9 @@ describe('the same collection marked not implemented in the server’s handler t
 
   beforeAll(async () => {
     const table = path.join(copy.root, 'server', 'app', 'handlers', 'index.ts');
-    const marked = widgets.operations.map(({ operationId }) => `    ${operationId}: notImplemented,\n`).join('');
+    const marked = [...widgets.operations.map(({ operationId }) => operationId), changes.operationId]
+      .map((operationId) => `    ${operationId}: notImplemented,\n`)
+      .join('');
     const source = (await readFile(table, 'utf8'))
       .replace(
         "import type { Handler, Handlers } from '../../../core/http-types.ts';",
@@ -235,5 +322,43 @@ describe('the same collection marked not implemented in the server’s handler t
       .filter((line) => line.includes('operations_not_implemented'));
     expect(warnings).toHaveLength(1);
     for (const { operationId } of widgets.operations) expect(warnings[0]).toContain(operationId);
+  });
+});
+
+describe('the widgets served by the collection layer: one handler-table line per operation', () => {
+  let origin: string;
+  let key: string;
+
+  beforeAll(async () => {
+    const table = path.join(copy.root, 'server', 'app', 'handlers', 'index.ts');
+    const operationIds = [...widgets.operations.map(({ operationId }) => operationId), changes.operationId];
+    let source = await readFile(table, 'utf8');
+    for (const operationId of operationIds)
+      source = source.replace(`${operationId}: notImplemented,`, `${operationId}: collection('${operationId}'),`);
+    await writeFile(
+      table,
+      source
+        .replace(', notImplemented }', ' }')
+        .replace('{ type Handler, type Handlers }', 'type { Handler, Handlers }'),
+    );
+    const server = await start(
+      'server/process/main.ts',
+      { HOST: '127.0.0.1', PORT: '0', DATABASE_PATH: path.join(copy.root, 'data', 'served.db'), LOG_LEVEL: 'warn' },
+      /listening on http:\/\/[^\s]+\/v1/,
+    );
+    origin = defined(/listening on (http:\/\/[^\s]+)\/v1/.exec(server.output())?.[1], 'the server’s address');
+    key = defined(/(ask_[A-Za-z0-9_-]{16,})/.exec(server.output())?.[1], 'the development key printed at first start');
+  }, 120_000);
+
+  it('passes the typecheck', async () => {
+    const checked = await typecheckServer();
+    expect(checked.code, checked.output).toBe(0);
+  }, 180_000);
+
+  it('stores widgets in a table of their own and applies the transitions, ETag and If-Match the contract states', async () => {
+    const changed = await changeAWidget(origin, { Authorization: `Bearer ${key}` });
+    expect(changed.moved).toMatchObject({ status: 200, body: changed.expected });
+    expect(changed.refused).toEqual({ status: 409, code: 'invalid_transition' });
+    expect(changed.stale).toBe(412);
   });
 });

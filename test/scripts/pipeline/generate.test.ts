@@ -116,4 +116,33 @@ describe('npm run generate', { timeout: 60_000 }, () => {
     expect(result.stderr).toMatch(new RegExp(`${file}:\\d+:\\d+`));
     expect(await workspace.snapshotGenerated()).toEqual(before);
   });
+
+  it('refuses a request body of a media type the service cannot validate, naming the operation and the type', async () => {
+    await workspace.editYaml('openapi/paths/pets.yaml', (document) => {
+      const content = document.post.requestBody.content;
+      content['text/plain'] = { schema: { type: 'string', maxLength: 100 } };
+    });
+    const before = await workspace.snapshotGenerated();
+
+    const result = await workspace.generate();
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /request-media-type\s+createPet \(POST \/pets\) takes a request body of type text\/plain/,
+    );
+    expect(await workspace.snapshotGenerated()).toEqual(before);
+  });
+
+  it('says what the server needs for a create whose item requires a field the body lacks and has no default', async () => {
+    await workspace.editYaml('openapi/components/schemas/Order.yaml', (document) => {
+      delete document.properties.status.default;
+    });
+
+    const result = await workspace.generate();
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(
+      /note {2}createOrder creates orders whose `status` is required, but its request body does not carry it .*The mocks fill in status: "placed".*a handler of createOrder/,
+    );
+  });
 });

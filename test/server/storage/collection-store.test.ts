@@ -142,6 +142,59 @@ function petStoreBehaviour(engine: StorageEngine): void {
     });
   });
 
+  describe('update', () => {
+    it('stores the fields the change makes of the stored pet and returns the pet as stored', async () => {
+      const [pet] = await createPets(['available']);
+      // Read first, so that a read cache holds the pet as it was.
+      expect(await store().get(1)).toEqual(pet);
+      expect((await store().list({ limit: 10, filters: { status: 'sold' } })).items).toEqual([]);
+      const seen: Pet[] = [];
+      const updated = await store().update(defined(pet, 'the pet').id, (current) => {
+        seen.push(current);
+        return { ...current, id: undefined, status: 'sold' };
+      });
+      expect(seen).toEqual([pet]);
+      expect(updated).toEqual({ ...pet, status: 'sold' });
+      expect(await store().get(1)).toEqual(updated);
+      expect((await store().list({ limit: 10, filters: { status: 'sold' } })).items).toEqual([updated]);
+    });
+
+    it('returns undefined for an id no pet has, without asking for a change', async () => {
+      await createPets(['available']);
+      let asked = false;
+      const updated = await store().update(99, (current) => {
+        asked = true;
+        return current;
+      });
+      expect(updated).toBeUndefined();
+      expect(asked).toBe(false);
+    });
+
+    it('changes nothing when the change refuses', async () => {
+      const [pet] = await createPets(['sold']);
+      await expect(
+        store().update(1, () => {
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(await store().get(1)).toEqual(pet);
+    });
+
+    it('makes two changes of one pet at once one after the other, the second seeing the first', async () => {
+      await createPets(['available']);
+      const other = (await database.openAnother()).collections('pets') as CollectionStore<Pet>;
+      const renamed = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          (index % 2 === 0 ? store() : other).update(1, (current) => ({ ...current, name: `${current.name}+` })),
+        ),
+      );
+      expect(renamed.map((pet) => pet?.name.length).sort((a = 0, b = 0) => a - b)).toEqual(
+        Array.from({ length: 10 }, (_, index) => 'Pet 1'.length + index + 1),
+      );
+      expect((await store().get(1))?.name).toBe(`Pet 1${'+'.repeat(10)}`);
+    });
+  });
+
   describe('reads after writes', () => {
     it('lists and gets a pet this store created right after reading the same page', async () => {
       await createPets(['available']);

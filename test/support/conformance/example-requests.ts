@@ -19,14 +19,21 @@ export const protectedOperationIds: OperationId[] = protectedOperations.map(
   ({ operationId }) => operationId as OperationId,
 );
 
-/** The operations that take a JSON body, each with the largest body it reads (`x-max-body-bytes`). */
+/**
+ * The operations that take a JSON body, each with the largest body it reads (`x-max-body-bytes`)
+ * and the media type it is sent as (`application/json`, `application/merge-patch+json`).
+ */
 export const bodyOperations = loadContract()
   .operations.filter((candidate) => candidate.maxBodyBytes !== undefined)
-  .map(({ operationId, maxBodyBytes }) => ({ operationId, maxBodyBytes: defined(maxBodyBytes, 'a body limit') }));
+  .map(({ operationId, maxBodyBytes, bodyMediaType }) => ({
+    operationId,
+    maxBodyBytes: defined(maxBodyBytes, 'a body limit'),
+    mediaType: defined(bodyMediaType, `the media type of ${operationId}'s body`),
+  }));
 
 /**
  * `operationId` called with its parameters' examples (required query parameters too) and its
- * request body's first named example.
+ * request body's first named example, sent as the media type the contract declares for it.
  */
 export function exampleRequest(operationId: OperationId): ApiRequest {
   const { method, path, operation: definition } = operation(operationId);
@@ -42,6 +49,7 @@ export function exampleRequest(operationId: OperationId): ApiRequest {
     parameters.filter((parameter) => parameter.in === 'query' && parameter.required).map((p) => [p.name, exampleOf(p)]),
   );
   const body = requestBody(operationId);
+  const mediaType = loadContract().operation(operationId).bodyMediaType;
   return {
     method,
     path: path.replace(/\{([^}]+)\}/g, (_, name: string) =>
@@ -54,5 +62,6 @@ export function exampleRequest(operationId: OperationId): ApiRequest {
     ),
     ...(Object.keys(query).length > 0 && { query }),
     ...(body && { json: defined(namedExamples(jsonContent(body))[0], `an example body of ${operationId}`)[1].value }),
+    ...(mediaType && { headers: { 'Content-Type': mediaType } }),
   };
 }

@@ -81,6 +81,9 @@ interface Parts {
 }
 
 function build(operationId: OperationId, { query, path, header, json }: Parts): Generated {
+  // A body goes as the media type the operation declares (a merge patch's is not application/json).
+  const mediaType = loadContract().operation(operationId).bodyMediaType;
+  const headers = { ...(json !== undefined && mediaType && { 'Content-Type': mediaType }), ...header };
   return {
     operationId,
     method: operation(operationId).method,
@@ -88,7 +91,7 @@ function build(operationId: OperationId, { query, path, header, json }: Parts): 
       encodeURIComponent(defined(path[name], `a value for path parameter ${name}`)),
     ),
     query,
-    ...(header === undefined ? {} : { headers: header }),
+    ...(Object.keys(headers).length === 0 ? {} : { headers }),
     ...(json === undefined ? {} : { json }),
   };
 }
@@ -122,6 +125,9 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
   const mutations: fc.Arbitrary<Flawed>[] = [];
   for (const parameter of parametersOf(operationId)) {
     const location = parameter.in as 'query' | 'path' | 'header';
+    // A precondition header (`If-Match`) is no input to refuse: a value that matches no ETag is a
+    // 412, whatever its form.
+    if (location === 'header' && !HEADER_CODES.has(parameter.name)) continue;
     const withValue = (parts: Parts, value: unknown, flaw: string, code: string): Flawed => ({
       ...build(operationId, { ...parts, [location]: { ...parts[location], [parameter.name]: String(value) } }),
       flaw: `${location} parameter ${parameter.name} ${flaw}`,
@@ -172,10 +178,13 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
 export function acceptanceProblems(request: Generated, response: ApiResponse): string[] {
   const problems = responseProblems(request.operationId, response);
   const body = response.body as { code?: string; details?: Array<{ name: string }> } | undefined;
+  const role = collectionRoleOf(loadContract(), request.operationId)?.role;
   const accepted =
     (response.status >= 200 && response.status < 300) ||
     // An id in range that the service never assigned.
-    (collectionRoleOf(loadContract(), request.operationId)?.role === 'fetch' && response.status === 404) ||
+    ((role === 'fetch' || role === 'update') && response.status === 404) ||
+    // A change of status the item's present status does not allow (its `x-transitions`).
+    (role === 'update' && response.status === 409 && body?.code === 'invalid_transition') ||
     // The rule of orders the contract cannot state: petId must name an animal that exists.
     (request.operationId === 'createOrder' &&
       response.status === 400 &&

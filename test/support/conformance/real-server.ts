@@ -47,9 +47,15 @@ export async function startRealServer({
         ? new UnavailableError('storage', 'the disk is full (SQLITE_FULL)')
         : new TypeError("Cannot read properties of undefined (reading 'id')");
     };
-    // The app holds this very store, so the service keeps its production wiring.
-    for (const collection of collectionsOf(loadContract()))
-      Object.assign(service.storage.collections(collection.name), { create: fail, get: fail, list: fail });
+    // The app holds this very store, so the service keeps its production wiring. Every method of
+    // the store fails, whichever the collection layer calls (a new one too, such as `update`).
+    for (const collection of collectionsOf(loadContract())) {
+      const store = service.storage.collections(collection.name);
+      const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(store)).filter(
+        (name) => name !== 'constructor' && typeof (store as unknown as Record<string, unknown>)[name] === 'function',
+      );
+      Object.assign(store, Object.fromEntries(methods.map((name) => [name, fail])));
+    }
     // The readiness probe asks the storage itself, as in production.
     service.storage.ping = fail;
   }
