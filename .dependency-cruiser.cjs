@@ -16,10 +16,10 @@ module.exports = {
     {
       name: 'pipeline-reads-the-working-copy',
       comment:
-        'The pipeline builds generated/, so it reads the documents it is given, never contract/contract.ts, which loads the bundle in generated/ (stale or missing while the pipeline runs).',
+        'The pipeline builds generated/, so it reads the documents it is given, never contract/bundled.ts, which loads the bundle in generated/ (stale or missing while the pipeline runs).',
       severity: 'error',
       from: { path: '^scripts/pipeline/' },
-      to: { path: '^contract/contract\\.ts$' },
+      to: { path: '^contract/bundled\\.ts$' },
     },
     {
       name: 'generated-imports-nothing',

@@ -4,8 +4,9 @@
 // `GET /x/{id}` fetches one and `PATCH /x/{id}` (200, the item) changes one by a merge patch,
 // each change of a field with `x-transitions` one its transitions allow. Storage, the generic handlers and the mocks serve any collection from
 // this description, so a new one needs no code of its own.
+
+import type { Contract, ContractOperation } from './contract.ts';
 import { type JsonObject, type JsonSchema, oncePer, resolveRef } from './document.ts';
-import type { Contract, ContractOperation } from './reader.ts';
 
 export type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'json';
 

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
-import { type Contract, type ContractOperation, loadContract } from '../contract/contract.ts';
+import { loadContract } from '../contract/bundled.ts';
+import type { Contract, ContractOperation } from '../contract/contract.ts';
 import { idempotencyRule } from '../contract/idempotency.ts';
 import { mediaTypeOf } from '../contract/media-types.ts';
 import { rateLimitRules } from '../contract/rate-limit-rules.ts';

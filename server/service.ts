@@ -3,7 +3,8 @@
 // PostgreSQL; process memory or Redis for the rate limits), or are passed in, as Prism's
 // createInstance(config, components) takes them.
 import type { Hono } from 'hono';
-import { type Contract, loadContract } from '../contract/contract.ts';
+import { loadContract } from '../contract/bundled.ts';
+import type { Contract } from '../contract/contract.ts';
 import { rateLimitRules } from '../contract/rate-limit-rules.ts';
 import type { AppDeps } from '../core/app.ts';
 import { type Clock, systemClock } from '../core/clock.ts';

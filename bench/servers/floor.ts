@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { requestValidator } from '../../contract/request-validator.ts';
 import { systemClock } from '../../core/clock.ts';

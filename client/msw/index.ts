@@ -1,5 +1,5 @@
 // `@animal-store/client/msw`: mocks of the Animal Store API for Mock Service Worker, in browsers and in Node.
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { typedHttp } from './typed-http.ts';
 
 export type { components, paths } from '../../generated/openapi.ts';

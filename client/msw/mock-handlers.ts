@@ -2,7 +2,7 @@
 // the contract's example data, serving every operation of the contract, with the mock's scenarios,
 // delays and `Prefer` choices, run in the page (or the Node process) that MSW intercepts requests in.
 import { type HttpHandler, type HttpResponseResolver, http } from 'msw';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { createLogger } from '../../core/logger.ts';
 import { createMockApp } from '../../mock/app/app.ts';
 import { exampleAnswers } from '../../mock/app/declared-answers.ts';

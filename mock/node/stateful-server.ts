@@ -3,7 +3,7 @@
 // development key. An item created can be listed and fetched; `POST /__mock/reset` returns the
 // data to the seed.
 import { randomBytes } from 'node:crypto';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { Item } from '../../core/collections/store.ts';
 import type { Plan } from '../../core/keys/plans.ts';

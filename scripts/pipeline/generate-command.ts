@@ -4,8 +4,8 @@
 //   --watch  regenerate on every change under openapi/ or to redocly.yaml (npm run dev:spec)
 import { parseArgs } from 'node:util';
 import { serviceNeeds } from '../../contract/collections.ts';
+import { Contract } from '../../contract/contract.ts';
 import type { OpenApiDocument } from '../../contract/document.ts';
-import { Contract } from '../../contract/reader.ts';
 import { type Artifact, type BuildResult, buildArtifacts, type StepTiming } from './build.ts';
 import { staleClientVersion } from './client-version.ts';
 import { type Drift, findDrift, findUnexpected } from './files.ts';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { createLogger } from '../../core/logger.ts';
 import { batchedStdout } from '../../node/batched-stdout.ts';
 import { exitWith } from '../../node/command-line.ts';

@@ -1,4 +1,4 @@
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { Clock } from '../../core/clock.ts';
 import { UsageError } from '../../core/errors.ts';

@@ -39,9 +39,9 @@ const PLANTED: ReadonlyArray<[rule: string, file: string, source: string]> = [
   [
     'pipeline-reads-the-working-copy',
     'scripts/pipeline/leak.ts',
-    "export { loadContract } from '../../contract/contract.ts';\n",
+    "export { loadContract } from '../../contract/bundled.ts';\n",
   ],
-  ['generated-imports-nothing', 'generated/leak.ts', "export { loadContract } from '../contract/contract.ts';\n"],
+  ['generated-imports-nothing', 'generated/leak.ts', "export { loadContract } from '../contract/bundled.ts';\n"],
   ['node-layer-serves-all', 'node/leak.ts', "export { readConfig } from '../server/process/config.ts';\n"],
   ['core-is-shared-by-all', 'core/leak-server.ts', "export { readConfig } from '../server/process/config.ts';\n"],
   ['core-is-browser-safe', 'core/leak-fs.ts', "export { readFileSync } from 'node:fs';\n"],

@@ -2,7 +2,7 @@
 // `Idempotency-Key` replays the first answer, never creates twice, and the rules come from the contract.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { idempotencyRule } from '../../contract/idempotency.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { CollectionStore } from '../../core/collections/store.ts';

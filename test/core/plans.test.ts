@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { type RateLimitRules, rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { NewApiKey } from '../../core/keys/key-store.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { listen } from '../../node/listen.ts';
 import { defined } from '../support/defined.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../contract/bundled.ts';
 import { collectionsOf } from '../../contract/collections.ts';
-import { loadContract } from '../../contract/contract.ts';
 import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
 

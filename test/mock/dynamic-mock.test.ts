@@ -3,7 +3,7 @@
 // tests stay put.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import type { Pet } from '../../generated/openapi.ts';
 import { prismAnswers } from '../../mock/node/prism-answers.ts';
 import { DEFAULT_DYNAMIC_PETS, type RunningMock, startMock } from '../../mock/node/server.ts';

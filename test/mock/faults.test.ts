@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnimalStoreClient, type FetchLike } from '../../client/index.ts';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { DELAY_HEADER } from '../../mock/app/app.ts';
 import { FAULTS, type Fault } from '../../mock/app/scenarios.ts';
 import { loadScenarios, SCENARIOS_FILE } from '../../mock/node/scenarios-file.ts';

@@ -2,7 +2,7 @@ import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { payloadTooLargeMessage } from '../../core/middleware/body-size-limit.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { HTTP_LIMITS } from '../../node/http/create-server.ts';

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { SCENARIO_COOKIE, SCENARIO_PARAMETER } from '../../mock/app/request-choice.ts';
 import { loadScenarios } from '../../mock/node/scenarios-file.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';

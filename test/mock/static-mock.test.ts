@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { fixedLimits, rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { MOCK_PLAN } from '../../mock/app/access.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';

@@ -3,7 +3,7 @@
 // and the instance recovers by itself once the service is back.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { createLogger } from '../../core/logger.ts';
 import { listen } from '../../node/listen.ts';
 import { openService, type Service } from '../../server/service.ts';

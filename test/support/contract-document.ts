@@ -15,7 +15,7 @@ import type {
   ResponseObject,
   SchemaObject,
 } from 'openapi-typescript';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { resolveRef } from '../../contract/document.ts';
 import { isJsonMediaType } from '../../contract/media-types.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import type { ErrorBody } from '../../core/errors.ts';
 import type { Pet, PetStatus } from '../../generated/openapi.ts';

@@ -1,4 +1,4 @@
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { fixedLimits, rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from '../../core/limiter/rate-limiter.ts';
 import { banPolicy } from '../../core/limiter/rate-policy.ts';

@@ -1,4 +1,4 @@
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { createLogger } from '../../core/logger.ts';
 import type { HttpLimits } from '../../node/http/create-server.ts';
 import { listen } from '../../node/listen.ts';

@@ -1,7 +1,7 @@
 // What the mock tests compare answers with: the bundled contract's own examples and headers,
 // as the contract module reads them, so that no expected value is written twice.
 import { expect } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import type { Item } from '../../core/collections/store.ts';
 import type { ErrorBody } from '../../core/errors.ts';
 import type { Pet } from '../../generated/openapi.ts';

@@ -2,7 +2,7 @@
 // contract module's one JSON Schema set-up (never filling in defaults: the values are the
 // contract's own examples).
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import { schemaCompiler } from '../../contract/schemas.ts';
 
 const schemas = schemaCompiler(loadContract().document);

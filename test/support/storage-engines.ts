@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { CollectionStore } from '../../core/collections/store.ts';
 import type { Pet } from '../../generated/openapi.ts';

@@ -1,4 +1,4 @@
-import { loadContract } from '../../contract/contract.ts';
+import { loadContract } from '../../contract/bundled.ts';
 import type { CollectionStore } from '../../core/collections/store.ts';
 import type { NewApiKey } from '../../core/keys/key-store.ts';
 import { createLogger, type LogLevel } from '../../core/logger.ts';

@@ -1,6 +1,8 @@
 // Paths the contract does not declare, for the tests of 404s: derived from the contract and checked
 // against it, so a path it gains later is never mistaken for an unknown one.
-import { type Contract, loadContract } from '../../contract/contract.ts';
+
+import { loadContract } from '../../contract/bundled.ts';
+import type { Contract } from '../../contract/contract.ts';
 
 /**
  * Paths relative to the API's base path that no operation serves: a made-up resource, and a

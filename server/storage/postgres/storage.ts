@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { type Contract, loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
+import type { Contract } from '../../../contract/contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';

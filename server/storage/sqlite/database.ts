@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import Sqlite from 'better-sqlite3';
-import { type Contract, loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
+import type { Contract } from '../../../contract/contract.ts';
 import { syncSqliteCollections } from './collections.ts';
 import { migrate } from './migrations.ts';
 

@@ -1,4 +1,5 @@
-import { type Contract, loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
+import type { Contract } from '../../../contract/contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { CURSOR_SECRET_SETTING, type Storage, type StorageObserver } from '../storage.ts';

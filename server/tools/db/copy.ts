@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type pg from 'pg';
-import { type Contract, loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
+import type { Contract } from '../../../contract/contract.ts';
 import { PreconditionError, UsageError } from '../../../core/errors.ts';
 import { type CollectionTable, collectionTables } from '../../storage/collection-tables.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, describePostgresUrl } from '../../storage/postgres/connection.ts';

@@ -1,4 +1,5 @@
-import { type Contract, loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
+import type { Contract } from '../../../contract/contract.ts';
 import { collectionTables } from '../../storage/collection-tables.ts';
 import type { Database } from '../../storage/sqlite/database.ts';
 import { statement } from '../../storage/sqlite/statement-cache.ts';

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
 

@@ -1,4 +1,4 @@
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { type RealServer, startRealServer } from '../../support/conformance/real-server.ts';
 
 /** The one operation with a sunset. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import type { HttpLimits } from '../../../node/http/create-server.ts';
 import { defined } from '../../support/defined.ts';
 import { DOCUMENTED_ERROR_CODES } from '../../support/http.ts';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { ensureDocs } from '../../../scripts/docs/ensure.ts';
 import { docsLocations } from '../../../scripts/docs/status.ts';
 import { contractLocations } from '../../../scripts/pipeline/locations.ts';

@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { type JsonObject, resolveRef } from '../../../contract/document.ts';
 import { ensureDocs } from '../../../scripts/docs/ensure.ts';
 import { docsLocations } from '../../../scripts/docs/status.ts';

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { access, cp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { type JsonObject, resolveRef } from '../../../contract/document.ts';
 import { buildDocs } from '../../../scripts/docs/build.ts';
 import { regenerate } from '../../../scripts/pipeline/regenerate.ts';

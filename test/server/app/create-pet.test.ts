@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import type { Pet, PetStatus } from '../../../generated/openapi.ts';
 import { contract as contractDocument } from '../../support/contract-document.ts';
 import { defined } from '../../support/defined.ts';

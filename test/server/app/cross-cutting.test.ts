@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { createApp } from '../../../core/app.ts';
 import type { CollectionStore } from '../../../core/collections/store.ts';
 import type { ErrorBody } from '../../../core/errors.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import type { ErrorCode } from '../../../core/errors.ts';
 import type { NewPet, Pet } from '../../../generated/openapi.ts';
 import { defined } from '../../support/defined.ts';

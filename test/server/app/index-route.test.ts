@@ -1,6 +1,6 @@
 // GET / on the API server: a small JSON index, outside /v1, no key, not rate limited.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { defined } from '../../support/defined.ts';
 import { expectJsonContentType, RATE_LIMIT_HEADERS } from '../../support/http.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';

@@ -2,7 +2,7 @@
 // inherits the windows and bans of the key it replaces, and its use is recorded without a write
 // per request.
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { fixedLimits, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import { defined } from '../../support/defined.ts';
 import { expectError } from '../../support/http.ts';

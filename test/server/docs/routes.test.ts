@@ -6,7 +6,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { listen } from '../../../node/listen.ts';
 import { ensureDocs } from '../../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../../scripts/pipeline/locations.ts';

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { fixedLimits, rateLimitRules } from '../../../contract/rate-limit-rules.ts';
 import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
 import type { Storage } from '../../../server/storage/storage.ts';

@@ -1,7 +1,8 @@
 // The tables follow the contract: a collection or a field the contract gains needs no hand-written
 // migration, on SQLite and on PostgreSQL, and a change the data cannot follow stops the start, named.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Contract, loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
+import { Contract } from '../../../contract/contract.ts';
 import type { OpenApiDocument } from '../../../contract/document.ts';
 import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
 import { sqliteCollectionStores } from '../../../server/storage/sqlite/collections.ts';

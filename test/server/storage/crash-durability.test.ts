@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { sqliteCollectionStores } from '../../../server/storage/sqlite/collections.ts';
 import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { collectionTables } from '../../../server/storage/collection-tables.ts';
 import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { MIGRATIONS, migrate } from '../../../server/storage/sqlite/migrations.ts';

@@ -2,7 +2,7 @@
 // its pool, and what requests get while the database cannot be reached.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import { collectionTables, SERVICE_TABLES } from '../../../server/storage/collection-tables.ts';
 import { pageStatement } from '../../../server/storage/postgres/collections.ts';

@@ -1,7 +1,7 @@
 // What only SQLite shows: its query plans, its read cache and its group commit. The behaviour both engines share is
 // in collection-store.test.ts, which runs on SQLite too.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import type { CollectionStore } from '../../../core/collections/store.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import type { Pet } from '../../../generated/openapi.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { openService, type Service } from '../../../server/service.ts';

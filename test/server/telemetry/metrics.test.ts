@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import { createLogger } from '../../../core/logger.ts';

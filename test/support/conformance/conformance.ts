@@ -1,6 +1,6 @@
 // What the contract suite asks of every answer, through the contract's one response validator
 // (contract/response-validator.ts): the response an operation declares, and the one Error body.
-import { loadContract } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
 import { responseValidator } from '../../../contract/response-validator.ts';
 
 /** A response as read off the wire, body already read, so checks never race the stream. */

@@ -2,7 +2,8 @@
 // operation (keys, limits, the storage, the body's size and type): every operation the contract
 // declares gets them without a line written for it.
 import type { ParameterObject } from 'openapi-typescript';
-import { loadContract, type OperationId } from '../../../contract/contract.ts';
+import { loadContract } from '../../../contract/bundled.ts';
+import type { OperationId } from '../../../contract/contract.ts';
 import {
   jsonContent,
   namedExamples,

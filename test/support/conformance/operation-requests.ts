@@ -2,8 +2,9 @@
 // and ones that break exactly one rule, and what the answer to each must satisfy.
 import fc from 'fast-check';
 import type { ParameterObject } from 'openapi-typescript';
+import { loadContract } from '../../../contract/bundled.ts';
 import { collectionRoleOf } from '../../../contract/collections.ts';
-import { loadContract, type OperationId } from '../../../contract/contract.ts';
+import type { OperationId } from '../../../contract/contract.ts';
 import { type Invalid, schemaArbitraries } from '../../../fuzz/schema-arbitraries.ts';
 import { reshapesPath, sendableAsHeader } from '../../../fuzz/values.ts';
 import type { Pet } from '../../../generated/openapi.ts';

@@ -1,5 +1,5 @@
+import { loadContract } from '../../../contract/bundled.ts';
 import { collectionsOf } from '../../../contract/collections.ts';
-import { loadContract } from '../../../contract/contract.ts';
 import { type Clock, systemClock } from '../../../core/clock.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import { createLogger } from '../../../core/logger.ts';

@@ -1,6 +1,8 @@
 // What the cases of an update (a merge patch of one item) read from the contract: the media type
 // its body is sent as, and the transitions of a status, so the suite states neither.
-import { loadContract, type OperationId } from '../../../contract/contract.ts';
+
+import { loadContract } from '../../../contract/bundled.ts';
+import type { OperationId } from '../../../contract/contract.ts';
 import { componentSchema } from '../contract-document.ts';
 import { defined } from '../defined.ts';
 import type { ApiRequest } from './client.ts';
