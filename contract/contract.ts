@@ -1,7 +1,7 @@
 // What the contract says about each operation, read once from the bundle: where it is served,
 // its parameters, body and responses, the methods each path allows, and its deprecation.
 import bundle from '../generated/openapi.json' with { type: 'json' };
-import type { operations } from '../generated/openapi.ts';
+import type { operations, webhooks } from '../generated/openapi.ts';
 import { type Deprecation, readDeprecation } from './deprecation.ts';
 import {
   type JsonObject,
@@ -14,7 +14,11 @@ import {
 } from './document.ts';
 import { maxBodyBytes } from './rate-limit-rules.ts';
 
-export type OperationId = keyof operations;
+/**
+ * The operations the service serves: those of the contract's paths. Each webhook of the contract
+ * (named like its operationId) is a request the service sends, not one it answers.
+ */
+export type OperationId = Exclude<keyof operations, keyof webhooks>;
 
 export interface ContractParameter {
   name: string;

@@ -11,6 +11,7 @@ export const ERROR_CODE_STATUSES = {
   method_not_allowed: 405,
   gone: 410,
   idempotency_key_in_progress: 409,
+  endpoint_limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

@@ -5,6 +5,7 @@
 import { operationObjects } from '../../contract/document.ts';
 import { type ErrorCodeEntry, errorCodes } from '../../contract/error-codes.ts';
 import { maxBodyBytes, type RateLimitRules, rateLimitRules } from '../../contract/rate-limit-rules.ts';
+import { webhookDelivery } from '../../contract/webhooks.ts';
 
 /** Where the description of the contract (`info.description`) takes the rate-limit prose. */
 export const RULES_PROSE_MARKER = '<!-- x-rate-limits -->';
@@ -12,6 +13,9 @@ export const RULES_PROSE_MARKER = '<!-- x-rate-limits -->';
 export const ERROR_CODES_MARKER = '<!-- x-error-codes -->';
 /** Where the description of the contract (`info.description`) states `info.version`. */
 export const VERSION_MARKER = '<!-- info.version -->';
+/** Where the description of the contract states the webhook delivery timeout, and the waits before retries. */
+const WEBHOOK_TIMEOUT_MARKER = '<!-- x-webhook-delivery.timeout -->';
+const WEBHOOK_RETRIES_MARKER = '<!-- x-webhook-delivery.retries -->';
 /** Where the description of an operation takes its `x-max-body-bytes`, in words. */
 export const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
 /** Where a description takes the `x-retention-hours` beside it (the `Idempotency-Key` parameter's), in words. */
@@ -67,6 +71,8 @@ export function withRulesProse<Document extends { info: { version: string; descr
     [VERSION_MARKER, () => document.info.version],
     [RULES_PROSE_MARKER, () => rulesProse(rateLimitRules(document as never))],
     [ERROR_CODES_MARKER, () => errorCodeTable(errorCodes(document))],
+    [WEBHOOK_TIMEOUT_MARKER, () => duration(webhookDelivery(document).timeoutSeconds)],
+    [WEBHOOK_RETRIES_MARKER, () => retryWaits(webhookDelivery(document).retryDelaysSeconds)],
   ];
   let result = document;
   if (description !== undefined && replacements.some(([marker]) => description.includes(marker))) {
@@ -116,6 +122,12 @@ function withBodyLimits<Document>(document: Document): Document {
     definition.description = (definition.description as string).replaceAll(MAX_BODY_BYTES_MARKER, bodySize(limit));
   }
   return copy;
+}
+
+/** `5 seconds, 5 minutes and 10 hours`: each wait after the previous attempt. */
+function retryWaits(delays: readonly number[]): string {
+  const words = delays.map(duration);
+  return words.length < 2 ? (words[0] ?? 'no wait') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
 function duration(seconds: number): string {

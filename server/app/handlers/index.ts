@@ -3,7 +3,7 @@
 // the contract cannot say.
 import type { Contract, OperationId } from '../../../contract/contract.ts';
 import { type CollectionHandlerDeps, collectionHandler } from '../../../core/collections/handlers.ts';
-import type { Handler, Handlers } from '../../../core/http-types.ts';
+import { type Handler, type Handlers, notImplemented } from '../../../core/http-types.ts';
 import type { ReadinessProbes } from '../readiness.ts';
 import { createOrder } from './create-order.ts';
 import { getHealth, getReadiness } from './health.ts';
@@ -27,6 +27,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     listOrders: collection('listOrders'),
     createOrder: createOrder(collection('createOrder'), deps.stores('pets')),
     getOrder: collection('getOrder'),
+    listWebhookEndpoints: notImplemented,
+    createWebhookEndpoint: notImplemented,
+    getWebhookEndpoint: notImplemented,
+    deleteWebhookEndpoint: notImplemented,
     getHealth: getHealth(),
     getReadiness: getReadiness(deps.probes),
   };

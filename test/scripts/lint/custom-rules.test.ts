@@ -284,6 +284,18 @@ const violations: Array<{
     pointer: `#${errorCodes}`,
   },
   {
+    ruleId: 'animal-store/webhook-delivery',
+    violation: 'a delivery timeout of zero',
+    mutate: set('', 'x-webhook-delivery', { timeoutSeconds: 0, retryDelaysSeconds: [5] }),
+    pointer: '#/x-webhook-delivery',
+  },
+  {
+    ruleId: 'animal-store/webhook-delivery',
+    violation: 'a retry wait written as text',
+    mutate: set('', 'x-webhook-delivery', { timeoutSeconds: 10, retryDelaysSeconds: ['5s'] }),
+    pointer: '#/x-webhook-delivery',
+  },
+  {
     ruleId: 'no-unused-components',
     violation: 'a schema nothing references',
     mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
@@ -343,6 +355,11 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
         unauthorized: { status: 401, meaning: 'The API key is missing.' },
       }),
     ],
+  },
+  {
+    ruleId: 'animal-store/webhook-delivery',
+    variant: 'a timeout and the Standard Webhooks schedule',
+    mutations: [set('', 'x-webhook-delivery', { timeoutSeconds: 10, retryDelaysSeconds: [5, 300, 1800] })],
   },
   {
     ruleId: 'rule/operation-id-camel-case',
