@@ -18,8 +18,6 @@ const WEBHOOK_TIMEOUT_MARKER = '<!-- x-webhook-delivery.timeout -->';
 const WEBHOOK_RETRIES_MARKER = '<!-- x-webhook-delivery.retries -->';
 /** Where the description of an operation takes its `x-max-body-bytes`, in words. */
 export const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
-/** Where a description takes the `x-retention-hours` beside it (the `Idempotency-Key` parameter's), in words. */
-const RETENTION_HOURS_MARKER = '<!-- x-retention-hours -->';
 
 const count = (value: number) => value.toLocaleString('en-US');
 
@@ -85,19 +83,29 @@ export function withRulesProse<Document extends { info: { version: string; descr
   return withRetention(withBodyLimits(result));
 }
 
-/** The document with every retention marker replaced by the `x-retention-hours` beside it; a copy only where one is. */
+/** Markers a description may hold of a whole number beside it (`x-retention-hours`), and how each reads. */
+const BESIDE_MARKERS: ReadonlyArray<[extension: string, words: (value: number) => string]> = [
+  ['x-retention-hours', (hours) => plural(hours, 'hour')],
+  ['x-endpoint-limit', (limit) => count(limit)],
+];
+
+/** The document with every `<!-- x-… -->` marker of BESIDE_MARKERS replaced by the value beside it; a copy only where one is. */
 function withRetention<Document>(document: Document): Document {
-  if (!JSON.stringify(document).includes(RETENTION_HOURS_MARKER)) return document;
+  const text = JSON.stringify(document);
+  const markers = BESIDE_MARKERS.filter(([extension]) => text.includes(`<!-- ${extension} -->`));
+  if (markers.length === 0) return document;
   const copy = structuredClone(document);
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) for (const child of node) visit(child);
     if (typeof node !== 'object' || node === null) return;
     const object = node as Record<string, unknown>;
-    if (typeof object.description === 'string' && object.description.includes(RETENTION_HOURS_MARKER)) {
-      const hours = object['x-retention-hours'];
-      if (typeof hours !== 'number' || !Number.isInteger(hours) || hours < 1)
-        throw new Error(`A description says ${RETENTION_HOURS_MARKER} but sets no positive whole x-retention-hours.`);
-      object.description = object.description.replaceAll(RETENTION_HOURS_MARKER, plural(hours, 'hour'));
+    for (const [extension, words] of markers) {
+      const marker = `<!-- ${extension} -->`;
+      if (typeof object.description !== 'string' || !object.description.includes(marker)) continue;
+      const value = object[extension];
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+        throw new Error(`A description says ${marker} but sets no positive whole ${extension}.`);
+      object.description = object.description.replaceAll(marker, words(value));
     }
     for (const child of Object.values(object)) visit(child);
   };

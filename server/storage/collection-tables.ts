@@ -11,7 +11,14 @@ import type { Item } from '../../core/collections/store.ts';
 export type Engine = 'sqlite' | 'postgres';
 
 /** Tables of the service's own, which no collection may be stored in. */
-export const SERVICE_TABLES = ['api_keys', 'settings', 'schema_migrations', 'idempotency_keys'] as const;
+export const SERVICE_TABLES = [
+  'api_keys',
+  'settings',
+  'schema_migrations',
+  'idempotency_keys',
+  'webhook_endpoints',
+  'webhook_deliveries',
+] as const;
 
 /** How each engine stores each kind of field. */
 export const COLUMN_TYPES: Record<Engine, Record<FieldType, string>> = {

@@ -17,6 +17,8 @@ export interface TestAppOptions {
   logLevel?: LogLevel;
   /** Metrics and traces, as the process opens them from its configuration. */
   telemetry?: ServiceTelemetry;
+  /** WEBHOOKS_ALLOW_PRIVATE: webhooks to the test's own local receivers. */
+  webhooksAllowPrivate?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       clientAddress: () => clientAddress,
       corsOrigins: options.corsOrigins,
       telemetry: options.telemetry,
+      webhooksAllowPrivate: options.webhooksAllowPrivate,
     },
     { storage: sqliteStorage(db, ':memory:', clock, contract, options.telemetry?.storage) },
   );

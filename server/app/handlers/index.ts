@@ -3,12 +3,13 @@
 // the contract cannot say.
 import type { Contract, OperationId } from '../../../contract/contract.ts';
 import { type CollectionHandlerDeps, collectionHandler } from '../../../core/collections/handlers.ts';
-import { type Handler, type Handlers, notImplemented } from '../../../core/http-types.ts';
+import type { Handler, Handlers } from '../../../core/http-types.ts';
 import type { ReadinessProbes } from '../readiness.ts';
 import { createOrder } from './create-order.ts';
 import { getHealth, getReadiness } from './health.ts';
+import { type WebhookEndpointDeps, webhookEndpointHandlers } from './webhook-endpoints.ts';
 
-export interface HandlerDeps extends CollectionHandlerDeps {
+export interface HandlerDeps extends CollectionHandlerDeps, Omit<WebhookEndpointDeps, 'cursors'> {
   contract: Contract;
   probes: ReadinessProbes;
 }
@@ -27,10 +28,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     listOrders: collection('listOrders'),
     createOrder: createOrder(collection('createOrder'), deps.stores('pets')),
     getOrder: collection('getOrder'),
-    listWebhookEndpoints: notImplemented,
-    createWebhookEndpoint: notImplemented,
-    getWebhookEndpoint: notImplemented,
-    deleteWebhookEndpoint: notImplemented,
+    ...webhookEndpointHandlers(deps),
     getHealth: getHealth(),
     getReadiness: getReadiness(deps.probes),
   };

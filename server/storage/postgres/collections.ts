@@ -1,6 +1,7 @@
 // The contract's collections in PostgreSQL: their tables brought in line with the contract by the
 // migration (under its advisory lock), and a store per collection on the pool.
 import type pg from 'pg';
+import type { Collection } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
 import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
@@ -14,6 +15,7 @@ import {
   selectList,
   toColumn,
 } from '../collection-tables.ts';
+import { withPostgres } from './errors.ts';
 import { PostgresIdempotencyStore } from './idempotency.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
@@ -79,10 +81,11 @@ export function postgresCollectionStores(
   pool: pg.Pool,
   contract: Contract,
   idempotency = new PostgresIdempotencyStore(pool),
+  recordWrite?: PostgresWriteRecorder,
 ): CollectionStores {
   const stores = new Map(
     collectionTables(contract).map(
-      (table) => [table.name, new PostgresCollectionStore(pool, table, idempotency)] as const,
+      (table) => [table.name, new PostgresCollectionStore(pool, table, idempotency, recordWrite)] as const,
     ),
   );
   return (name) => {
@@ -90,6 +93,36 @@ export function postgresCollectionStores(
     if (!store) throw new Error(`The contract has no collection ${name}.`);
     return store;
   };
+}
+
+/**
+ * What a write to a collection tells the webhooks, on the connection of the write's transaction,
+ * so that its event commits with it or not at all.
+ */
+export type PostgresWriteRecorder = (
+  db: pg.Pool | pg.PoolClient,
+  collection: Collection,
+  change: 'created' | 'updated',
+  item: Item,
+) => Promise<void>;
+
+/** Runs `work` in a transaction on a connection of the pool; a connection whose transaction failed is dropped. */
+export async function inPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await withPostgres(() => pool.connect());
+  let broken: Error | undefined;
+  try {
+    await withPostgres(() => client.query('BEGIN'));
+    const result = await work(client);
+    await withPostgres(() => client.query('COMMIT'));
+    return result;
+  } catch (error) {
+    // On a broken connection the rollback fails too, and PostgreSQL rolls back by itself.
+    await client.query('ROLLBACK').catch(() => {});
+    broken = error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /**
@@ -104,9 +137,16 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #get: NamedStatement;
   readonly #pages = new Map<string, NamedStatement>();
   readonly #idempotency: PostgresIdempotencyStore;
+  readonly #recordWrite: PostgresWriteRecorder | undefined;
 
-  constructor(pool: pg.Pool, table: CollectionTable, idempotency: PostgresIdempotencyStore) {
+  constructor(
+    pool: pg.Pool,
+    table: CollectionTable,
+    idempotency: PostgresIdempotencyStore,
+    recordWrite: PostgresWriteRecorder | undefined,
+  ) {
     this.#pool = pool;
+    this.#recordWrite = recordWrite;
     this.#idempotency = idempotency;
     this.#table = table;
     this.#read = rowReader('postgres', table);
@@ -122,7 +162,9 @@ class PostgresCollectionStore implements CollectionStore {
     assertStorable('postgres', this.#table, fields);
     // A single statement outside a transaction commits before PostgreSQL answers, so the item is
     // stored (flushed to PostgreSQL's log, with the default synchronous_commit) once this resolves.
-    return this.#insertOn(this.#pool, fields);
+    if (!this.#recordWrite) return this.#insertOn(this.#pool, fields);
+    // With webhooks, the item and its event's deliveries commit in one transaction, or neither does.
+    return inPoolTransaction(this.#pool, (client) => this.#insertOn(client, fields));
   }
 
   async createOnce(
@@ -142,7 +184,10 @@ class PostgresCollectionStore implements CollectionStore {
     );
     const [stored] = rows;
     if (!stored) throw new Error(`PostgreSQL returned no row for an inserted ${this.#table.collection.noun}.`);
-    return this.#read(stored);
+    const created = this.#read(stored);
+    // `db` is the create's transaction whenever a recorder is set (create and createOnce).
+    if (this.#recordWrite) await this.#recordWrite(db, this.#table.collection, 'created', created);
+    return created;
   }
 
   async get(id: number): Promise<Item | undefined> {

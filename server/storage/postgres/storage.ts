@@ -1,7 +1,9 @@
 import pg from 'pg';
 import { type Contract, loadContract } from '../../../contract/contract.ts';
+import { webhookEvents } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
+import { newDeliveryId } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
 import { postgresCollectionStores } from './collections.ts';
 import {
@@ -16,6 +18,7 @@ import { listenForKeyChanges } from './key-changes.ts';
 import { PostgresKeyStore } from './key-store.ts';
 import { migratePostgres } from './migrations.ts';
 import { getOrCreatePostgresSecret } from './stored-secret.ts';
+import { PostgresWebhookStore } from './webhooks.ts';
 
 export interface PostgresStorageOptions {
   /** Connections the pool opens at most; requests beyond them wait (up to connectTimeoutMs) for one. */
@@ -59,10 +62,20 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   try {
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);
     const idempotency = new PostgresIdempotencyStore(pool);
+    const webhooks = new PostgresWebhookStore(
+      pool,
+      idempotency,
+      clock,
+      webhookEvents(contract.document).map(({ type }) => type),
+      newDeliveryId,
+    );
     const keys = new PostgresKeyStore(pool, clock, (changed) => listenForKeyChanges(url, changed));
     return {
-      collections: postgresCollectionStores(pool, contract, idempotency),
+      collections: postgresCollectionStores(pool, contract, idempotency, (db, collection, change, item) =>
+        webhooks.record(db, collection, change, item),
+      ),
       idempotency,
+      webhooks,
       keys,
       cursorSecret,
       async ping() {

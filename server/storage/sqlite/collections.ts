@@ -1,6 +1,7 @@
 // The contract's collections in SQLite: their tables brought in line with the contract when the
 // database opens, and a store per collection with group commit and read caches.
 import type { Database, Statement } from 'better-sqlite3';
+import type { Collection } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
 import type { CollectionStore, CollectionStores, Item, Page, PageQuery } from '../../../core/collections/store.ts';
 import { UnavailableError } from '../../../core/errors.ts';
@@ -28,7 +29,15 @@ export interface SqliteStoreOptions {
   observer?: StorageObserver;
   /** Throws UnavailableError when DATABASE_PATH no longer names the open file; checks nothing by default. */
   checkFile?: () => void;
+  /**
+   * Records the event of a write (`pet.created`) inside the write's transaction, so it commits
+   * with the write or not at all: the webhooks' outbox. Nothing by default.
+   */
+  recordWrite?: WriteRecorder;
 }
+
+/** What a write to a collection tells the webhooks, in its transaction (synchronous, as SQLite's are). */
+export type WriteRecorder = (collection: Collection, change: 'created' | 'updated', item: Item) => void;
 
 /** A create waiting for its group commit, with its claim on an idempotency key if it has one. */
 interface PendingCreate {
@@ -106,11 +115,12 @@ export function sqliteCollectionStores(
   db: Database,
   contract: Contract,
   idempotency = new SqliteIdempotencyStore(db),
-  { observer = {}, checkFile = () => {} }: SqliteStoreOptions = {},
+  { observer = {}, checkFile = () => {}, recordWrite = () => {} }: SqliteStoreOptions = {},
 ): CollectionStores {
   const stores = new Map(
     collectionTables(contract).map(
-      (table) => [table.name, new SqliteCollectionStore(db, table, idempotency, { observer, checkFile })] as const,
+      (table) =>
+        [table.name, new SqliteCollectionStore(db, table, idempotency, { observer, checkFile, recordWrite })] as const,
     ),
   );
   return (name) => {
@@ -128,14 +138,16 @@ class SqliteCollectionStore implements CollectionStore {
   readonly #pages: ReadCache<Page>;
   readonly #items: ReadCache<Item>;
   readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
+  readonly #recordWrite: WriteRecorder;
 
   constructor(
     db: Database,
     table: CollectionTable,
     idempotency: SqliteIdempotencyStore,
-    { observer, checkFile }: Required<SqliteStoreOptions>,
+    { observer, checkFile, recordWrite }: Required<SqliteStoreOptions>,
   ) {
     this.#db = db;
+    this.#recordWrite = recordWrite;
     this.#table = table;
     this.#read = rowReader('sqlite', table);
     this.#get = statement(db, `SELECT ${selectList(table)} FROM ${table.name} WHERE id = ?`);
@@ -161,7 +173,8 @@ class SqliteCollectionStore implements CollectionStore {
         const [stored] = insert.all(...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])));
         if (!stored) throw new Error(`SQLite returned no row for an inserted ${table.collection.noun}.`);
         const created = this.#read(stored);
-        // In the batch's transaction: the answer commits with the item, or neither does.
+        // In the batch's transaction: the answer and the event commit with the item, or none does.
+        this.#recordWrite(table.collection, 'created', created);
         if (claim && answerOf) idempotency.recordNow(claim, answerOf(created));
         return { created };
       }),

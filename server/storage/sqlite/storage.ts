@@ -1,6 +1,8 @@
 import { type Contract, loadContract } from '../../../contract/contract.ts';
+import { webhookEvents } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
+import { newDeliveryId } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage, type StorageObserver } from '../storage.ts';
 import { sqliteCollectionStores } from './collections.ts';
 import { type Database, openDatabase } from './database.ts';
@@ -10,6 +12,7 @@ import { SqliteIdempotencyStore } from './idempotency.ts';
 import { SqliteKeyStore } from './key-store.ts';
 import { statement } from './statement-cache.ts';
 import { getOrCreateSecret } from './stored-secret.ts';
+import { SqliteWebhookStore } from './webhooks.ts';
 
 /** The settings row the readiness probe writes and deletes in one transaction. */
 const READINESS_PROBE = 'readiness_probe';
@@ -43,9 +46,21 @@ export function sqliteStorage(
 ): Storage {
   const idempotency = new SqliteIdempotencyStore(db);
   const checkFile = databaseFileCheck(path);
-  return {
-    collections: sqliteCollectionStores(db, contract, idempotency, { observer, checkFile }),
+  const webhooks = new SqliteWebhookStore(
+    db,
     idempotency,
+    clock,
+    webhookEvents(contract.document).map(({ type }) => type),
+    newDeliveryId,
+  );
+  return {
+    collections: sqliteCollectionStores(db, contract, idempotency, {
+      observer,
+      checkFile,
+      recordWrite: (collection, change, item) => webhooks.recordNow(collection, change, item),
+    }),
+    idempotency,
+    webhooks,
     keys: new SqliteKeyStore(db, clock),
     cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
     async ping() {
