@@ -134,7 +134,7 @@ export async function openService(
       stopping = true;
     },
     close: async () => {
-      await deliveries.stop();
+      deliveries.stop();
       await Promise.all([storage.close(), limiters.close()]);
     },
   };

@@ -35,8 +35,11 @@ const LEASE_MARGIN_MS = 5_000;
 const DEFAULT_POLL_MS = 200;
 
 export interface DeliveryWorker {
-  /** Stops claiming, and resolves once the attempts in progress are settled. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming. Attempts in progress are not waited for: the storage closes under them, and
+   * their deliveries, still leased, are attempted again once the lease runs out (at least once).
+   */
+  stop(): void;
 }
 
 export function startDeliveryWorker({
@@ -53,7 +56,6 @@ export function startDeliveryWorker({
   const userAgent = `AnimalStore-Webhooks/${contract.document.info.version}`;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
 
   const attempt = async (delivery: ClaimedDelivery) => {
     const now = clock.now();
@@ -70,7 +72,7 @@ export function startDeliveryWorker({
     const delay = retryDelaysSeconds[delivery.attempts];
     await store.attemptFailed(delivery.id, problem, delay === undefined ? undefined : clock.now() + delay * 1000);
     observer?.attempted(delay === undefined ? 'failed' : 'retried');
-    if (delay === undefined)
+    if (delay === undefined && !stopped)
       logger.warn({ event: 'webhook_failed', webhookId: delivery.id, endpointId: delivery.endpointId, problem });
   };
 
@@ -84,11 +86,12 @@ export function startDeliveryWorker({
   const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = round().then(
+      round().then(
         (claimed) => schedule(claimed === BATCH ? 0 : pollMs),
         (error: unknown) => {
           // The storage may be unavailable for a while; the outbox keeps everything until it is back.
-          logger.warn({ event: 'webhook_worker_unavailable', reason: String(error) });
+          // Once stopped, the storage closed under the attempts in progress: nothing to tell.
+          if (!stopped) logger.warn({ event: 'webhook_worker_unavailable', reason: String(error) });
           schedule(pollMs);
         },
       );
@@ -99,10 +102,9 @@ export function startDeliveryWorker({
   schedule(0);
 
   return {
-    async stop() {
+    stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
     },
   };
 }
