@@ -17,7 +17,7 @@ const REFUSED: Record<string, string> = {
   uniqueLocal: 'a unique-local address',
 };
 
-/** What keeps `address` (an IP address) from being a webhook target; undefined for a public address. */
+/** The class that keeps `address` (an IP address) from being a webhook target (`a loopback address`); undefined for a public address. */
 export function refusedAddress(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return undefined;
   let parsed = ipaddr.parse(address);
@@ -25,8 +25,7 @@ export function refusedAddress(address: string): string | undefined {
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
-  const refused = REFUSED[parsed.range()];
-  return refused && `${address} is ${refused}`;
+  return REFUSED[parsed.range()];
 }
 
 /**
@@ -44,12 +43,12 @@ export async function webhookUrlProblem(url: string, allowPrivate: boolean): Pro
   const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
   if (ipaddr.isValid(host)) {
     const refused = refusedAddress(host);
-    return refused && problem(refused);
+    return refused && problem(`${host} is ${refused}`);
   }
   const addresses = await lookup(host, { all: true, verbatim: true }).catch(() => []);
   for (const { address } of addresses) {
     const refused = refusedAddress(address);
-    if (refused) return problem(`${host} resolves to ${address}, which is ${refused.slice(address.length + 4)}`);
+    if (refused) return problem(`${host} resolves to ${address}, which is ${refused}`);
   }
   return undefined;
 }

@@ -38,7 +38,7 @@ export function send(
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     // Node resolves no literal address, so the lookup below never sees it.
     const refused = ipaddr.isValid(host) ? refusedAddress(host) : undefined;
-    if (refused) return Promise.resolve(refused);
+    if (refused) return Promise.resolve(`${host} is ${refused}`);
   }
   const timestamp = Math.floor(attempt.now / 1000);
   const body = Buffer.from(attempt.body);
@@ -79,8 +79,10 @@ export function send(
 const publicLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 0);
-    const refused = addresses.map(({ address }) => refusedAddress(address)).find(Boolean);
-    if (refused) return callback(new Error(`${hostname} resolves to ${refused}`), '', 0);
+    for (const { address } of addresses) {
+      const refused = refusedAddress(address);
+      if (refused) return callback(new Error(`${hostname} resolves to ${address}, which is ${refused}`), '', 0);
+    }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     const [first] = addresses;
     if (!first) return callback(new Error(`${hostname} resolves to no address`), '', 0);

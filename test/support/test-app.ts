@@ -69,6 +69,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     /** The pets collection, typed: most tests of the HTTP layer create or read pets. */
     pets: collections('pets') as CollectionStore<Pet>,
     keys,
+    /** The service's storage, its webhooks among it. */
+    storage: service.storage,
     limiters,
     clock,
     apiKey,
