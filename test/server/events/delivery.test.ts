@@ -8,6 +8,7 @@ import { loadContract } from '../../../contract/contract.ts';
 import { webhookDelivery } from '../../../contract/webhooks.ts';
 import type { components } from '../../../generated/openapi.ts';
 import type { SqliteIdempotencyStore } from '../../../server/storage/sqlite/idempotency.ts';
+import { defined } from '../../support/defined.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 
@@ -67,17 +68,17 @@ describe('pet.created and order.created', () => {
 
     await vi.waitFor(() => expect(pets.received).toHaveLength(1));
     await vi.waitFor(() => expect(orders.received).toHaveLength(1));
-    const [petHook] = pets.received;
-    const [orderHook] = orders.received;
-    const verifiedPet = new Webhook(petEndpoint.secret).verify(petHook!.body, signatureHeaders(petHook!));
+    const petHook = defined(pets.received[0], 'the pet webhook');
+    const orderHook = defined(orders.received[0], 'the order webhook');
+    const verifiedPet = new Webhook(petEndpoint.secret).verify(petHook.body, signatureHeaders(petHook));
     expect(verifiedPet).toEqual({ type: 'pet.created', timestamp: expect.any(String), data: pet });
-    const verifiedOrder = new Webhook(orderEndpoint.secret).verify(orderHook!.body, signatureHeaders(orderHook!));
+    const verifiedOrder = new Webhook(orderEndpoint.secret).verify(orderHook.body, signatureHeaders(orderHook));
     expect(verifiedOrder).toMatchObject({ type: 'order.created', data: order });
-    expect(petHook!.headers['content-type']).toBe('application/json');
-    expect(petHook!.headers['user-agent']).toBe(`AnimalStore-Webhooks/${contract.document.info.version}`);
-    expect(petHook!.headers['webhook-id']).toMatch(/^evt_[A-Za-z0-9_-]{22}$/);
+    expect(petHook.headers['content-type']).toBe('application/json');
+    expect(petHook.headers['user-agent']).toBe(`AnimalStore-Webhooks/${contract.document.info.version}`);
+    expect(petHook.headers['webhook-id']).toMatch(/^evt_[A-Za-z0-9_-]{22}$/);
     // Another endpoint's secret does not verify it.
-    expect(() => new Webhook(orderEndpoint.secret).verify(petHook!.body, signatureHeaders(petHook!))).toThrow();
+    expect(() => new Webhook(orderEndpoint.secret).verify(petHook.body, signatureHeaders(petHook))).toThrow();
   });
 
   it('are retried on the contract schedule with the same webhook-id, then marked failed', async () => {
@@ -87,7 +88,7 @@ describe('pet.created and order.created', () => {
     await createPet(t);
     for (const [index, delay] of retryDelaysSeconds.entries()) {
       await vi.waitFor(() => expect(failing.received).toHaveLength(index + 1));
-      const id = String(failing.received[0]!.headers['webhook-id']);
+      const id = String(defined(failing.received[0], 'the first attempt').headers['webhook-id']);
       await vi.waitFor(() => expect(deliveryRow(t, id)?.attempts).toBe(index + 1));
       t.clock.advance(delay * 1000);
     }
@@ -107,7 +108,7 @@ describe('pet.created and order.created', () => {
     await subscribe(t, redirecting.url, ['pet.created']);
     await createPet(t);
     await vi.waitFor(() => expect(redirecting.received).toHaveLength(1));
-    const id = String(redirecting.received[0]!.headers['webhook-id']);
+    const id = String(defined(redirecting.received[0], 'the first attempt').headers['webhook-id']);
     await vi.waitFor(() => expect(deliveryRow(t, id)).toMatchObject({ status: 'pending', lastError: 'answered 302' }));
     t.clock.advance((retryDelaysSeconds[0] ?? 0) * 1000);
     await vi.waitFor(() => expect(deliveryRow(t, id)).toMatchObject({ status: 'delivered', attempts: 2 }));
@@ -146,7 +147,7 @@ describe('pet.created and order.created', () => {
     expect(failed.status).toBe(500);
     await createPet(t, 'Kept');
     await vi.waitFor(() => expect(hooks.received).toHaveLength(1));
-    expect(JSON.parse(hooks.received[0]!.body).data.name).toBe('Kept');
+    expect(JSON.parse(defined(hooks.received[0], 'the webhook').body).data.name).toBe('Kept');
     expect(t.db.prepare('SELECT count(*) AS n FROM webhook_deliveries').get()).toEqual({ n: 1 });
   });
 });
