@@ -10,19 +10,23 @@ export interface MemoryStoreOptions {
   keepsCreated?: boolean;
   /** Where creates record their answers to an `Idempotency-Key`: one for all of a mock's collections. */
   idempotency?: MemoryIdempotencyStore;
+  /** Told of each item created and kept (the stateful mock's webhooks); nobody by default. */
+  onCreated?: (item: Item) => void;
 }
 
 export class MemoryCollectionStore implements CollectionStore {
   readonly #seed: readonly Item[];
   readonly #keepsCreated: boolean;
   readonly #idempotency: MemoryIdempotencyStore;
+  readonly #onCreated: ((item: Item) => void) | undefined;
   #items: Item[] = [];
   #nextId = 1;
 
   constructor(
     seed: readonly Item[],
-    { keepsCreated = false, idempotency = new MemoryIdempotencyStore() }: MemoryStoreOptions = {},
+    { keepsCreated = false, idempotency = new MemoryIdempotencyStore(), onCreated }: MemoryStoreOptions = {},
   ) {
+    this.#onCreated = onCreated;
     this.#seed = [...seed].sort((a, b) => a.id - b.id);
     this.#keepsCreated = keepsCreated;
     this.#idempotency = idempotency;
@@ -38,7 +42,10 @@ export class MemoryCollectionStore implements CollectionStore {
   async create(fields: Record<string, unknown>): Promise<Item> {
     const created = { id: this.#nextId, ...fields };
     this.#nextId += 1;
-    if (this.#keepsCreated) this.#items.push(created);
+    if (this.#keepsCreated) {
+      this.#items.push(created);
+      this.#onCreated?.(created);
+    }
     return created;
   }
 
@@ -70,7 +77,15 @@ export class MemoryCollectionStore implements CollectionStore {
 /** Memory stores for the mocks, one per collection name, each with its seed. */
 export function memoryStores(
   seeds: ReadonlyMap<string, readonly Item[]>,
-  options: MemoryStoreOptions = {},
+  {
+    onCreated,
+    ...options
+  }: Omit<MemoryStoreOptions, 'onCreated'> & { onCreated?: (name: string, item: Item) => void } = {},
 ): Map<string, MemoryCollectionStore> {
-  return new Map([...seeds].map(([name, seed]) => [name, new MemoryCollectionStore(seed, options)]));
+  return new Map(
+    [...seeds].map(([name, seed]) => [
+      name,
+      new MemoryCollectionStore(seed, { ...options, ...(onCreated && { onCreated: (item) => onCreated(name, item) }) }),
+    ]),
+  );
 }

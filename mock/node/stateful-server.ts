@@ -15,6 +15,7 @@ import type { DeclaredAnswers } from '../app/declared-answers.ts';
 import type { Delay } from '../app/delay.ts';
 import { exampleItems } from '../app/example-items.ts';
 import { scenarioNamed } from '../app/scenarios.ts';
+import { mockWebhooks, type SendWebhook } from '../app/webhooks.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
 import { localOrigins } from './config.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
@@ -51,6 +52,13 @@ export interface RunningStatefulMock extends RunningMock {
   seeded: ReadonlyMap<string, readonly Item[]>;
 }
 
+/** One POST, no redirect followed, as the service sends them; the answer's status. */
+const sendWebhook: SendWebhook = async (url, headers, body) => {
+  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual' });
+  await response.body?.cancel();
+  return response.status;
+};
+
 export async function startStatefulMock(options: StatefulMockOptions = {}): Promise<RunningStatefulMock> {
   const { port = 0, corsOrigins = localOrigins, logLevel = 'warn', plan } = options;
   const contract = loadContract();
@@ -66,6 +74,7 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     answers = prism;
   }
 
+  const logger = createLogger(logLevel);
   const mock = createMockApp({
     contract,
     answers,
@@ -73,9 +82,10 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     seeds: seeded,
     keepsCreated: true,
     access: { key: STATEFUL_MOCK_KEY, ...(plan !== undefined && { plan, limited: true }) },
-    logger: createLogger(logLevel),
+    logger,
     corsOrigins,
     connectionOf: socketFaults,
+    webhooks: mockWebhooks(contract, sendWebhook, logger),
   });
   const listening = await listen(onlyAllowedHosts(mock.fetch, options.allowedHosts), MOCK_HOST, port, {
     maxBodyBytes: contract.largestBodyBytes,

@@ -65,8 +65,3 @@ export interface WebhookStore {
   /** Makes a failed (or delivered) delivery due again at `now`, keeping its id; false when none has it. */
   redeliver(id: string, now: number): Promise<boolean>;
 }
-
-/** The event a write to a collection reports, by the collection's item noun and what was done: `pet.created`. */
-export function eventType(noun: string, change: 'created' | 'updated'): string {
-  return `${noun.replaceAll(' ', '_')}.${change}`;
-}

@@ -3,18 +3,18 @@
 // delivery is claimed by one instance (FOR UPDATE SKIP LOCKED) and leased while it is attempted.
 import type pg from 'pg';
 import type { Collection } from '../../../contract/collections.ts';
+import { eventType } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Item } from '../../../core/collections/store.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { CreatesOnce } from '../../../core/idempotency/store.ts';
-import {
-  type ClaimedDelivery,
-  type EndpointPage,
-  eventType,
-  type FailedDelivery,
-  type RegisteredEndpoint,
-  type WebhookEndpoint,
-  type WebhookStore,
+import type {
+  ClaimedDelivery,
+  EndpointPage,
+  FailedDelivery,
+  RegisteredEndpoint,
+  WebhookEndpoint,
+  WebhookStore,
 } from '../webhooks.ts';
 import { inPoolTransaction } from './collections.ts';
 import { withPostgres } from './errors.ts';

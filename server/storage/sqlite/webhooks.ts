@@ -3,18 +3,18 @@
 // only if its create committed.
 import type { Database } from 'better-sqlite3';
 import type { Collection } from '../../../contract/collections.ts';
+import { eventType } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Item } from '../../../core/collections/store.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { CreateOnceOutcome, CreatesOnce, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
-import {
-  type ClaimedDelivery,
-  type EndpointPage,
-  eventType,
-  type FailedDelivery,
-  type RegisteredEndpoint,
-  type WebhookEndpoint,
-  type WebhookStore,
+import type {
+  ClaimedDelivery,
+  EndpointPage,
+  FailedDelivery,
+  RegisteredEndpoint,
+  WebhookEndpoint,
+  WebhookStore,
 } from '../webhooks.ts';
 import { withSqlite } from './errors.ts';
 import type { SqliteIdempotencyStore } from './idempotency.ts';
