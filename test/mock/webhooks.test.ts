@@ -50,7 +50,7 @@ describe('the stateful mock', () => {
     expect(registered.status).toBe(201);
     const endpoint = (await registered.json()) as Created;
     expect(endpoint.secret).toMatch(/^whsec_/);
-    const listed = await (await request('/v1/webhook-endpoints')).json();
+    const listed = (await (await request('/v1/webhook-endpoints')).json()) as Array<Record<string, unknown>>;
     expect(listed).toEqual([expect.objectContaining({ id: endpoint.id, url: hooks.url })]);
     expect(listed[0]).not.toHaveProperty('secret');
 
