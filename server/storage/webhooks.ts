@@ -17,6 +17,12 @@ export interface EndpointPage {
   hasMore: boolean;
 }
 
+/** How the store names what it records: endpoints (`we_…`) and deliveries (`evt_…`, the `webhook-id`). */
+export interface WebhookIdentifiers {
+  endpoint(): string;
+  delivery(): string;
+}
+
 /** A delivery the worker claimed: where to send what, signed with which secret. */
 export interface ClaimedDelivery {
   /** The `webhook-id`: `evt_…`, one per event and endpoint, the same on every attempt. */

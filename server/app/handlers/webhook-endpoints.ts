@@ -8,7 +8,7 @@ import { ApiError, validationFailed } from '../../../core/errors.ts';
 import type { AppContext, Handler } from '../../../core/http-types.ts';
 import { createOnce } from '../../../core/idempotency/create-once.ts';
 import type { CursorCodec } from '../../../core/pagination/cursor.ts';
-import { newEndpointId, newEndpointSecret } from '../../events/identifiers.ts';
+import { newEndpointSecret } from '../../events/identifiers.ts';
 import { webhookUrlProblem } from '../../events/public-address.ts';
 import type { WebhookStore } from '../../storage/webhooks.ts';
 
@@ -65,7 +65,6 @@ export function webhookEndpointHandlers({ contract, webhooks, cursors, clock, al
       const problem = await webhookUrlProblem(body.url, allowPrivate);
       if (problem) throw validationFailed([{ in: 'body', name: 'url', message: problem }]);
       const fields = {
-        id: newEndpointId(),
         url: body.url,
         events: body.events,
         ...(body.description !== undefined && { description: body.description }),

@@ -3,7 +3,7 @@ import { type Contract, loadContract } from '../../../contract/contract.ts';
 import { webhookEvents } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
-import { newDeliveryId } from '../../events/identifiers.ts';
+import { webhookIdentifiers } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
 import { postgresCollectionStores } from './collections.ts';
 import {
@@ -67,7 +67,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
       idempotency,
       clock,
       webhookEvents(contract.document).map(({ type }) => type),
-      newDeliveryId,
+      webhookIdentifiers,
     );
     const keys = new PostgresKeyStore(pool, clock, (changed) => listenForKeyChanges(url, changed));
     return {

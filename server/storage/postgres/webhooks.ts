@@ -14,6 +14,7 @@ import type {
   FailedDelivery,
   RegisteredEndpoint,
   WebhookEndpoint,
+  WebhookIdentifiers,
   WebhookStore,
 } from '../webhooks.ts';
 import { inPoolTransaction } from './collections.ts';
@@ -48,20 +49,20 @@ export class PostgresWebhookStore implements WebhookStore {
   readonly #idempotency: PostgresIdempotencyStore;
   readonly #clock: Clock;
   readonly #declared: ReadonlySet<string>;
-  readonly #newDeliveryId: () => string;
+  readonly #ids: WebhookIdentifiers;
 
   constructor(
     pool: pg.Pool,
     idempotency: PostgresIdempotencyStore,
     clock: Clock,
     declared: Iterable<string>,
-    newDeliveryId: () => string,
+    ids: WebhookIdentifiers,
   ) {
     this.#pool = pool;
     this.#idempotency = idempotency;
     this.#clock = clock;
     this.#declared = new Set(declared);
-    this.#newDeliveryId = newDeliveryId;
+    this.#ids = ids;
   }
 
   /** Records the event of a write on `db`, the write's transaction: one pending delivery per subscribed endpoint of an active line. */
@@ -82,7 +83,7 @@ export class PostgresWebhookStore implements WebhookStore {
       db.query(
         `INSERT INTO webhook_deliveries (id, endpoint_id, type, body, status, next_attempt_at, created_at)
           SELECT d.id, d.endpoint_id, $3, $4, 'pending', $5, $6 FROM unnest($1::text[], $2::text[]) AS d (id, endpoint_id)`,
-        [rows.map(() => this.#newDeliveryId()), rows.map((row) => row.id), type, body, now, at],
+        [rows.map(() => this.#ids.delivery()), rows.map((row) => row.id), type, body, now, at],
       ),
     );
   }
@@ -104,7 +105,11 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   endpointsOf(line: number, limit: number): CreatesOnce<RegisteredEndpoint> {
-    const register = async (client: pg.PoolClient, fields: RegisteredEndpoint): Promise<RegisteredEndpoint> => {
+    const register = async (
+      client: pg.PoolClient,
+      given: Omit<RegisteredEndpoint, 'id'>,
+    ): Promise<RegisteredEndpoint> => {
+      const fields = { id: this.#ids.endpoint(), ...given };
       // Registrations of one line wait for each other here, so two at once cannot both be the tenth.
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [WEBHOOK_LINE_LOCK, line]);
       const { rows } = await client.query<{ count: string }>(
@@ -123,12 +128,12 @@ export class PostgresWebhookStore implements WebhookStore {
           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [fields.id, line, fields.url, fields.events, fields.description ?? null, fields.secret, fields.createdAt],
       );
-      return { ...fields };
+      return fields;
     };
     return {
-      create: (fields) => inPoolTransaction(this.#pool, (client) => register(client, fields as RegisteredEndpoint)),
+      create: (fields) => inPoolTransaction(this.#pool, (client) => register(client, fields)),
       createOnce: (fields, claim, answerOf) =>
-        this.#idempotency.createOnce(claim, (client) => register(client, fields as RegisteredEndpoint), answerOf),
+        this.#idempotency.createOnce(claim, (client) => register(client, fields), answerOf),
     };
   }
 

@@ -2,7 +2,7 @@ import { type Contract, loadContract } from '../../../contract/contract.ts';
 import { webhookEvents } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
-import { newDeliveryId } from '../../events/identifiers.ts';
+import { webhookIdentifiers } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage, type StorageObserver } from '../storage.ts';
 import { sqliteCollectionStores } from './collections.ts';
 import { type Database, openDatabase } from './database.ts';
@@ -51,7 +51,7 @@ export function sqliteStorage(
     idempotency,
     clock,
     webhookEvents(contract.document).map(({ type }) => type),
-    newDeliveryId,
+    webhookIdentifiers,
   );
   return {
     collections: sqliteCollectionStores(db, contract, idempotency, {

@@ -14,6 +14,7 @@ import type {
   FailedDelivery,
   RegisteredEndpoint,
   WebhookEndpoint,
+  WebhookIdentifiers,
   WebhookStore,
 } from '../webhooks.ts';
 import { withSqlite } from './errors.ts';
@@ -48,7 +49,7 @@ export class SqliteWebhookStore implements WebhookStore {
   readonly #idempotency: SqliteIdempotencyStore;
   readonly #clock: Clock;
   readonly #declared: ReadonlySet<string>;
-  readonly #newDeliveryId: () => string;
+  readonly #ids: WebhookIdentifiers;
 
   /** `declared`: the event types the contract's webhooks send; a write of another type records nothing. */
   constructor(
@@ -56,13 +57,13 @@ export class SqliteWebhookStore implements WebhookStore {
     idempotency: SqliteIdempotencyStore,
     clock: Clock,
     declared: Iterable<string>,
-    newDeliveryId: () => string,
+    ids: WebhookIdentifiers,
   ) {
     this.#db = db;
     this.#idempotency = idempotency;
     this.#clock = clock;
     this.#declared = new Set(declared);
-    this.#newDeliveryId = newDeliveryId;
+    this.#ids = ids;
   }
 
   /**
@@ -89,7 +90,7 @@ export class SqliteWebhookStore implements WebhookStore {
       `INSERT INTO webhook_deliveries (id, endpoint_id, type, body, status, next_attempt_at, created_at)
         VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
     );
-    for (const endpoint of endpoints) insert.run(this.#newDeliveryId(), endpoint, type, body, now, at);
+    for (const endpoint of endpoints) insert.run(this.#ids.delivery(), endpoint, type, body, now, at);
   }
 
   async list(line: number, limit: number, afterPosition: number): Promise<EndpointPage> {
@@ -104,7 +105,8 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   endpointsOf(line: number, limit: number): CreatesOnce<RegisteredEndpoint> {
-    const register = (fields: RegisteredEndpoint): RegisteredEndpoint => {
+    const register = (given: Omit<RegisteredEndpoint, 'id'>): RegisteredEndpoint => {
+      const fields = { id: this.#ids.endpoint(), ...given };
       const count = statement<[number], number>(this.#db, 'SELECT count(*) FROM webhook_endpoints WHERE key_line = ?')
         .pluck()
         .get(line);
@@ -128,11 +130,10 @@ export class SqliteWebhookStore implements WebhookStore {
         fields.secret,
         fields.createdAt,
       );
-      return { ...fields };
+      return fields;
     };
     return {
-      create: async (fields) =>
-        withSqlite(() => this.#db.transaction(() => register(fields as RegisteredEndpoint)).immediate()),
+      create: async (fields) => withSqlite(() => this.#db.transaction(() => register(fields)).immediate()),
       createOnce: async (
         fields,
         claim: IdempotencyClaim,
@@ -143,7 +144,7 @@ export class SqliteWebhookStore implements WebhookStore {
             .transaction((): CreateOnceOutcome<RegisteredEndpoint> => {
               const kept = this.#idempotency.findNow(claim);
               if (kept) return { kept };
-              const created = register(fields as RegisteredEndpoint);
+              const created = register(fields);
               this.#idempotency.recordNow(claim, answerOf(created));
               return { created };
             })

@@ -25,7 +25,6 @@ async function withFailedDelivery(path: string): Promise<string> {
   try {
     const { record } = await storage.keys.create({ plan: 'free' });
     await storage.webhooks.endpointsOf(record.lineage, 10).create({
-      id: 'we_AAAAAAAAAAAAAAAAAAAAAA',
       url: 'https://93.184.215.14/hooks',
       events: ['pet.created'],
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Jf6rmMEv2U=',
