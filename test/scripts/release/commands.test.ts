@@ -74,9 +74,14 @@ async function diff(base?: string): Promise<{ code: number; lines: string[] }> {
   return { code, lines };
 }
 
-const PET_EXAMPLES = ['PetCreated', 'PetFound', 'PetsAvailable', 'PetsFirstPage'].map(
-  (name) => `openapi/components/examples/${name}.yaml`,
-);
+const PET_EXAMPLES = [
+  'PetCreated',
+  'PetFound',
+  'PetsAvailable',
+  'PetsFirstPage',
+  'PetCreatedEvent',
+  'PetUpdatedEvent',
+].map((name) => `openapi/components/examples/${name}.yaml`);
 
 /** Pet.status removed, and from the examples of Pet too, so the contract still passes its lint. */
 async function removePetStatus(): Promise<string> {
@@ -102,7 +107,8 @@ describe('npm run diff', () => {
     const { line } = positionOf(pet, 'properties:');
     expect(lines).toContain(
       'breaking       removed Pet.status  #/components/schemas/Pet/properties/status  ' +
-        `openapi/components/schemas/Pet.yaml:${line}  [GET /pets, POST /pets, GET /pets/{petId}]  ` +
+        // Pet is also the payload of the pet webhooks, which receivers read as a response.
+        `openapi/components/schemas/Pet.yaml:${line}  [GET /pets, POST /pets, GET /pets/{petId}, webhook petCreated (experimental), webhook petUpdated (experimental)]  ` +
         `NOT ALLOWED: breaks clients of ${LATEST_VERSION.major}.x: needs version ${NEXT_MAJOR} and the base path /v${LATEST_VERSION.major + 1} in servers`,
     );
     expect(lines.at(-1)).toMatch(/fails: 2 breaking changes the version does not allow\.$/);
@@ -130,7 +136,7 @@ describe('npm run diff', () => {
     const { code, lines } = await diff('experimental-base.json');
     expect(code).toBe(0);
     expect(lines.find((line) => line.includes('removed Pet.status'))).toMatch(
-      /openapi\/components\/schemas\/Pet\.yaml:\d+ {2}\[GET \/pets \(experimental\), POST \/pets \(experimental\), GET \/pets\/\{petId\} \(experimental\)\] {2}allowed: experimental operation: may change in any way$/,
+      /openapi\/components\/schemas\/Pet\.yaml:\d+ {2}\[GET \/pets \(experimental\), POST \/pets \(experimental\), GET \/pets\/\{petId\} \(experimental\), webhook petCreated \(experimental\), webhook petUpdated \(experimental\)\] {2}allowed: experimental operation: may change in any way$/,
     );
   });
 
