@@ -37,7 +37,7 @@ export interface SqliteStoreOptions {
 }
 
 /** What a write to a collection tells the webhooks, in its transaction (synchronous, as SQLite's are). */
-export type WriteRecorder = (collection: Collection, change: 'created' | 'updated', item: Item) => void;
+type WriteRecorder = (collection: Collection, change: 'created' | 'updated', item: Item) => void;
 
 /** A create waiting for its group commit, with its claim on an idempotency key if it has one. */
 interface PendingCreate {
