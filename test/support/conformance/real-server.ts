@@ -20,7 +20,7 @@ export interface RealServerOptions {
   clock?: Clock;
   freePlanKeys?: number;
   /**
-   * Every read and write of the collections fails: as SQLite fails on a full or locked disk
+   * Every read and write of the collections and webhook endpoints fails: as SQLite fails on a full or locked disk
    * (`unavailable`), or with an error nobody expected (`unexpected`, a bug); keys still work.
    */
   failingStorage?: 'unavailable' | 'unexpected';
@@ -50,6 +50,12 @@ export async function startRealServer({
     // The app holds this very store, so the service keeps its production wiring.
     for (const collection of collectionsOf(loadContract()))
       Object.assign(service.storage.collections(collection.name), { create: fail, get: fail, list: fail });
+    Object.assign(service.storage.webhooks, {
+      list: fail,
+      get: fail,
+      delete: fail,
+      endpointsOf: () => ({ create: fail, createOnce: fail }),
+    });
     // The readiness probe asks the storage itself, as in production.
     service.storage.ping = fail;
   }
