@@ -1,7 +1,7 @@
 // Receiving the service's webhooks: the signature and timestamp checked to the Standard Webhooks
 // specification by the `standardwebhooks` package, and the event typed from the contract's
 // `webhooks` (a union by `type`), so a receiver can switch on `event.type`.
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { Webhook, WebhookVerificationError as VerificationError } from 'standardwebhooks';
 import type { webhooks } from '../generated/openapi.ts';
 
 type EventOf<K extends keyof webhooks> = webhooks[K]['post'] extends {
@@ -16,7 +16,12 @@ export type WebhookEvent = { [K in keyof webhooks]: EventOf<K> }[keyof webhooks]
 /** The headers of the received request: a `Headers` (fetch, Hono, …) or Node's `IncomingHttpHeaders`. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
-export { WebhookVerificationError };
+/**
+ * What verifyWebhook throws for a delivery it cannot trust (`error instanceof WebhookVerificationError`).
+ * Typed as an Error's constructor: standardwebhooks' own declarations name Node's Buffer, which a
+ * browser project's types do not have.
+ */
+export const WebhookVerificationError: new (message: string) => Error = VerificationError;
 
 const SIGNED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
 
