@@ -1,7 +1,7 @@
 // Receiving the service's webhooks: the signature and timestamp checked to the Standard Webhooks
 // specification by the `standardwebhooks` package, and the event typed from the contract's
 // `webhooks` (a union by `type`), so a receiver can switch on `event.type`.
-import { Webhook, WebhookVerificationError as VerificationError } from 'standardwebhooks';
+import { WebhookVerificationError as VerificationError, Webhook } from 'standardwebhooks';
 import type { webhooks } from '../generated/openapi.ts';
 
 type EventOf<K extends keyof webhooks> = webhooks[K]['post'] extends {

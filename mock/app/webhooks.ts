@@ -2,7 +2,7 @@
 // the mock is a development tool bound to loopback), and each create's event sent at once, signed
 // as the service signs it (Standard Webhooks, by the `standardwebhooks` package), once, without
 // retries. `POST /__mock/events` sends the contract's example of an event type on request.
-// No Node module: the sending is handed in (fetch).
+// No Node module: the sending is handed in (the platform's fetch, fetchWebhook).
 import { Webhook } from 'standardwebhooks';
 import { collectionsOf } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
@@ -17,7 +17,14 @@ import type { components } from '../../generated/openapi.ts';
 type Endpoint = components['schemas']['WebhookEndpointCreated'];
 
 /** Sends one signed webhook; resolves with the status answered. */
-export type SendWebhook = (url: string, headers: Record<string, string>, body: string) => Promise<number>;
+type SendWebhook = (url: string, headers: Record<string, string>, body: string) => Promise<number>;
+
+/** One POST with the platform's fetch, no redirect followed, as the service sends them; the answer's status. */
+export const fetchWebhook: SendWebhook = async (url, headers, body) => {
+  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual' });
+  await response.body?.cancel();
+  return response.status;
+};
 
 export interface MockWebhooks {
   /** The endpoint operations, served from memory instead of the contract's examples. */

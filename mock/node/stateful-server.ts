@@ -15,7 +15,7 @@ import type { DeclaredAnswers } from '../app/declared-answers.ts';
 import type { Delay } from '../app/delay.ts';
 import { exampleItems } from '../app/example-items.ts';
 import { scenarioNamed } from '../app/scenarios.ts';
-import { mockWebhooks, type SendWebhook } from '../app/webhooks.ts';
+import { fetchWebhook, mockWebhooks } from '../app/webhooks.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
 import { localOrigins } from './config.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
@@ -52,13 +52,6 @@ export interface RunningStatefulMock extends RunningMock {
   seeded: ReadonlyMap<string, readonly Item[]>;
 }
 
-/** One POST, no redirect followed, as the service sends them; the answer's status. */
-const sendWebhook: SendWebhook = async (url, headers, body) => {
-  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual' });
-  await response.body?.cancel();
-  return response.status;
-};
-
 export async function startStatefulMock(options: StatefulMockOptions = {}): Promise<RunningStatefulMock> {
   const { port = 0, corsOrigins = localOrigins, logLevel = 'warn', plan } = options;
   const contract = loadContract();
@@ -85,7 +78,7 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     logger,
     corsOrigins,
     connectionOf: socketFaults,
-    webhooks: mockWebhooks(contract, sendWebhook, logger),
+    webhooks: mockWebhooks(contract, fetchWebhook, logger),
   });
   const listening = await listen(onlyAllowedHosts(mock.fetch, options.allowedHosts), MOCK_HOST, port, {
     maxBodyBytes: contract.largestBodyBytes,

@@ -16,9 +16,9 @@ type Created = components['schemas']['WebhookEndpointCreated'];
 const PATH = '/webhook-endpoints';
 const NEW_ENDPOINT = { url: 'https://93.184.215.14/hooks', events: ['pet.created'] };
 /**
- * The targets that keep the endpoints registered: the server, and the server behind the proxy. The
- * mocks answer the endpoint operations from the contract's examples (the stateful mock's own are
- * tested in test/mock/webhooks.test.ts).
+ * The server (also behind the proxy) keeps the endpoints, enforces the line's limit and replays
+ * registrations under an Idempotency-Key; the mocks answer a case's request (its `Prefer`) from
+ * the contract's examples (the stateful mocks' own endpoints are tested in test/mock/webhooks.test.ts).
  */
 const keepsEndpoints = target.name === 'server' || target.name === 'proxy';
 /** An id the service could issue, of an endpoint that does not exist. */
