@@ -20,6 +20,7 @@ export { findLink, type Link, parseLinkHeader } from './link-header.ts';
 export type { PagedItem, PagedPath, PagedQuery } from './list-all.ts';
 export { type RateLimit, rateLimit } from './rate-limit.ts';
 export type { FetchLike, RetryOptions } from './retrying-fetch.ts';
+export { verifyWebhook, type WebhookEvent, type WebhookHeaders, WebhookVerificationError } from './webhooks.ts';
 
 export interface AnimalStoreClientOptions {
   /** The API's root, with its version path: `https://api.example.com/v1`. */

@@ -1,6 +1,6 @@
 // What a contract says about each operation, read once from its document: where it is served,
 // its parameters, body and responses, the methods each path allows, and its deprecation.
-import type { operations } from '../generated/openapi.ts';
+import type { operations, webhooks } from '../generated/openapi.ts';
 import { type Deprecation, readDeprecation } from './deprecation.ts';
 import {
   type JsonObject,
@@ -14,7 +14,11 @@ import {
 import { isJsonMediaType } from './media-types.ts';
 import { maxBodyBytes } from './rate-limit-rules.ts';
 
-export type OperationId = keyof operations;
+/**
+ * The operations the service serves: those of the contract's paths. Each webhook of the contract
+ * (named like its operationId) is a request the service sends, not one it answers.
+ */
+export type OperationId = Exclude<keyof operations, keyof webhooks>;
 
 export interface ContractParameter {
   name: string;

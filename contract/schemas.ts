@@ -45,7 +45,7 @@ export function schemaCompiler(
   // ajv-formats is CommonJS: under NodeNext its plugin is the module's `default`.
   addFormatsModule.default(ajv);
   ajv.addVocabulary(['discriminator', 'xml', 'externalDocs', 'example', ...extensionKeywords]);
-  ajv.addVocabulary(Object.keys(document).filter((field) => !ajv.getKeyword(field)));
+  ajv.addVocabulary(Object.keys(document).filter((field) => !extensionKeywords.has(field) && !ajv.getKeyword(field)));
   // A format neither JSON Schema nor ajv-formats defines (another API's `phone`) is an annotation,
   // as OpenAPI 3.1 leaves formats open: any value of the type passes. Every format this contract
   // uses is a known one, so its strictness is unchanged.

@@ -152,6 +152,17 @@ function excusedStatuses(
       const kind = resolveRef<object>(contract.document, schema);
       if (operations.identifiers.has(kind) && !issuedValue(kind, String(value))) excused.push('any');
     }
+  // A URL names something outside the API (`format: uri`), which the API may refuse to use (one it
+  // cannot or may not reach): a 400 for it is no refusal of what the schema allows.
+  if (
+    fields &&
+    typeof json === 'object' &&
+    json !== null &&
+    Object.entries(fields).some(
+      ([name, schema]) => name in json && resolveRef<{ format?: string }>(contract.document, schema).format === 'uri',
+    )
+  )
+    excused.push(400);
   // An example or a boundary is the same on every run: a header that must differ from one request
   // to the next (an Idempotency-Key) may then repeat one sent before, a conflict with that one.
   const fixedHeader = operation.parameters.some(

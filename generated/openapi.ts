@@ -146,6 +146,69 @@ export interface paths {
         patch: operations["updateOrder"];
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Returns the webhook endpoints of the API key's line (the key and the keys that replaced it by
+         *     rotation), oldest first, at most `limit` of them (20 when omitted). The secrets are not shown.
+         *
+         *     The body is a plain JSON array. When more endpoints follow, the response carries a
+         *     `Link: <...>; rel="next"` header with the URL of the next page; request it as it is. The
+         *     last page has no `rel="next"` link.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL to receive the events named in `events`, signed with a new secret (see
+         *     "Webhooks" in the API description). The answer is the endpoint with its `secret`, which no
+         *     other answer shows; the `Location` header gives its path. The endpoint belongs to the API
+         *     key's line: a key that replaces this one by rotation keeps it, no other key sees it.
+         *
+         *     The body must be `application/json` of at most 16 KiB (16,384 bytes). `url` must be
+         *     `https` to a public address; a key's line may have at most 10 endpoints. A rejected request
+         *     stores nothing.
+         *
+         *     Send an `Idempotency-Key` to make the create safe to retry: a repeat gets the first answer
+         *     again, marked `Idempotent-Replayed: true`, and creates nothing.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Returns one webhook endpoint of the API key's line, without its secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes one webhook endpoint of the API key's line: it receives no event from then on, including retries of events not yet delivered.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -192,7 +255,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    petCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An animal was added (pet.created)
+         * @description Sent to every webhook endpoint subscribed to `pet.created` when the event happens, whichever API key caused it. Signed as "Webhooks" in the API description says; answer any 2xx within the delivery timeout to acknowledge it.
+         */
+        post: operations["petCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    orderCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was placed (order.created)
+         * @description Sent to every webhook endpoint subscribed to `order.created` when the event happens, whichever API key caused it. Signed as "Webhooks" in the API description says; answer any 2xx within the delivery timeout to acknowledge it.
+         */
+        post: operations["orderCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    petUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An animal was changed (pet.updated)
+         * @description Sent to every webhook endpoint subscribed to `pet.updated` when the event happens, whichever API key caused it. Signed as "Webhooks" in the API description says; answer any 2xx within the delivery timeout to acknowledge it.
+         */
+        post: operations["petUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    orderUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was changed (order.updated)
+         * @description Sent to every webhook endpoint subscribed to `order.updated` when the event happens, whichever API key caused it. Signed as "Webhooks" in the API description says; answer any 2xx within the delivery timeout to acknowledge it.
+         */
+        post: operations["orderUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -242,7 +386,7 @@ export interface components {
              * @description Machine-readable error code. `x-error-codes` gives each code its HTTP status and meaning; the table of codes in the API description is written from it. The codes are an open set: a minor version may add one for a new situation, so handle a code you do not know by the answer's HTTP status.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "idempotency_key_in_progress" | "invalid_transition" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "idempotency_key_in_progress" | "invalid_transition" | "precondition_failed" | "endpoint_limit_reached" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description A sentence a person can act on, naming the offending field or parameter. Never contains internal detail. */
             message: string;
             /**
@@ -315,6 +459,67 @@ export interface components {
         OrderPatch: {
             status?: components["schemas"]["OrderStatus"];
         };
+        /**
+         * @description Identifier of a webhook endpoint, assigned by the service on registration.
+         * @example we_3kT9qWmZx1B7vLp0aRn5Yc
+         */
+        WebhookEndpointId: string;
+        /**
+         * Format: uri
+         * @description Where the service POSTs the events: an `https` URL whose host is a public address (or a name that resolves to one). Loopback, private (RFC 1918), link-local, CGNAT (100.64.0.0/10), unique-local (fc00::/7), multicast and unspecified addresses are refused, at registration and again at each delivery.
+         * @example https://hooks.example.com/animal-store
+         */
+        WebhookUrl: string;
+        /**
+         * @description The type of an event the service sends to webhook endpoints: what happened, to what. Each type is one entry of the contract's `webhooks`, where its body is described.
+         * @example pet.created
+         * @enum {string}
+         */
+        WebhookEventType: "pet.created" | "order.created" | "pet.updated" | "order.updated";
+        /** @description The types of the events the endpoint receives, each once. */
+        WebhookEvents: components["schemas"]["WebhookEventType"][];
+        /**
+         * @description A note of the key holder's, for people.
+         * @example Stock dashboard
+         */
+        WebhookDescription: string;
+        /** @description A webhook endpoint of the API key's line, as stored by the service. Its signing secret is shown only once, in the answer that registered it. */
+        WebhookEndpoint: {
+            id: components["schemas"]["WebhookEndpointId"];
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEvents"];
+            description?: components["schemas"]["WebhookDescription"];
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered, in RFC 3339 and UTC.
+             */
+            createdAt: string;
+        };
+        /** @description A page of the key line's webhook endpoints, oldest first. Further pages are announced by the `Link` response header with `rel="next"`. */
+        WebhookEndpoints: components["schemas"]["WebhookEndpoint"][];
+        /** @description A webhook endpoint to register: where to send which events. `url` and `events` are required; any other field than these and `description` is rejected with `400 validation_failed` naming it. */
+        NewWebhookEndpoint: {
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEvents"];
+            description?: components["schemas"]["WebhookDescription"];
+        };
+        /** @description A webhook endpoint just registered, with the secret its events are signed with. Keep the secret: no other answer shows it. */
+        WebhookEndpointCreated: {
+            id: components["schemas"]["WebhookEndpointId"];
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEvents"];
+            description?: components["schemas"]["WebhookDescription"];
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered, in RFC 3339 and UTC.
+             */
+            createdAt: string;
+            /**
+             * @description The signing secret: `whsec_` and the base64 of 32 random bytes. The HMAC key is the decoded bytes (see "Webhooks" in the API description).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Jf6rmMEv2U=
+             */
+            secret: string;
+        };
         /** @description The process answers. */
         Health: {
             /** @constant */
@@ -336,6 +541,52 @@ export interface components {
                 storage: components["schemas"]["CheckResult"];
                 limiter: components["schemas"]["CheckResult"];
             };
+        };
+        /**
+         * Format: date-time
+         * @description When the event happened, in RFC 3339 and UTC (the same on every attempt).
+         * @example 2026-11-28T14:05:09.120Z
+         */
+        WebhookTimestamp: string;
+        /** @description An animal was added: `data` is the animal exactly as the 201 of `createPet` answered it. The Standard Webhooks envelope. */
+        PetCreatedEvent: {
+            /**
+             * @description The event's type.
+             * @constant
+             */
+            type: "pet.created";
+            timestamp: components["schemas"]["WebhookTimestamp"];
+            data: components["schemas"]["Pet"];
+        };
+        /** @description An order was placed: `data` is the order exactly as the 201 of `createOrder` answered it. The Standard Webhooks envelope. */
+        OrderCreatedEvent: {
+            /**
+             * @description The event's type.
+             * @constant
+             */
+            type: "order.created";
+            timestamp: components["schemas"]["WebhookTimestamp"];
+            data: components["schemas"]["Order"];
+        };
+        /** @description An animal was changed: `data` is the animal exactly as the 200 of `updatePet` answered it, after the change. The Standard Webhooks envelope. */
+        PetUpdatedEvent: {
+            /**
+             * @description The event's type.
+             * @constant
+             */
+            type: "pet.updated";
+            timestamp: components["schemas"]["WebhookTimestamp"];
+            data: components["schemas"]["Pet"];
+        };
+        /** @description An order was changed: `data` is the order exactly as the 200 of `updateOrder` answered it, after the change. The Standard Webhooks envelope. */
+        OrderUpdatedEvent: {
+            /**
+             * @description The event's type.
+             * @constant
+             */
+            type: "order.updated";
+            timestamp: components["schemas"]["WebhookTimestamp"];
+            data: components["schemas"]["Order"];
         };
     };
     responses: {
@@ -501,6 +752,60 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The body is not valid JSON (`malformed_json`), or lacks `url` or `events`, has an unknown field, holds an invalid value, or names a URL that is not `https` to a public address (`validation_failed`, naming `url`). An `Idempotency-Key` that is not 1 to 255 visible ASCII characters is an `invalid_idempotency_key`. Nothing is stored. */
+        InvalidNewWebhookEndpoint: {
+            headers: {
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key's line has 10 webhook endpoints already, the most it may have (`endpoint_limit_reached`): delete one first. Or a request with the same `Idempotency-Key` is still being answered (`idempotency_key_in_progress`): retry after `Retry-After` seconds to get its answer. Nothing was stored. */
+        WebhookEndpointConflict: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying, at least 1; only with `idempotency_key_in_progress`.
+                 * @example 1
+                 */
+                "Retry-After"?: number;
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `endpointId` is not an identifier the service issues (`validation_failed`). */
+        InvalidWebhookEndpointId: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key's line has no webhook endpoint with this id (`not_found`); an endpoint of another key's line is not found either. */
+        WebhookEndpointNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -543,6 +848,26 @@ export interface components {
          * @example 7
          */
         OrderId: components["schemas"]["OrderId"];
+        /**
+         * @description Identifier of the webhook endpoint, as its registration answered it. An endpoint of another API key's line is not found.
+         * @example we_3kT9qWmZx1B7vLp0aRn5Yc
+         */
+        WebhookEndpointId: components["schemas"]["WebhookEndpointId"];
+        /**
+         * @description The event's identifier for this endpoint: `evt_` and random characters, the same on every attempt to deliver it. Deduplicate by it: delivery is at least once.
+         * @example evt_2Lx8fQ0vTq9mZb3RkW7yNs
+         */
+        WebhookIdHeader: string;
+        /**
+         * @description When this attempt was sent, in whole Unix seconds. Refuse a delivery whose timestamp is more than five minutes from your clock: it may be a replay.
+         * @example 1795788309
+         */
+        WebhookTimestampHeader: string;
+        /**
+         * @description `v1,` and the base64 of the HMAC-SHA256, under the endpoint's decoded secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the body's bytes as received). Several signatures may be sent, separated by spaces, while a secret is replaced: accept the delivery if one matches.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -616,6 +941,11 @@ export interface components {
          * @example </v1/store/orders?limit=20&status=placed&cursor=eyJhZnRlciI6MjB9.0D8vCvxq1f2WJq1s3GQJ9g>; rel="next"
          */
         "Link-Next-Orders": string;
+        /**
+         * @description RFC 8288 link to the next page, present only when more endpoints follow. It is a path-absolute reference that repeats `limit` (also when it was the default) and adds the `cursor`. The last page has no `rel="next"` link.
+         * @example </v1/webhook-endpoints?limit=2&cursor=eyJjIjoid2ViaG9va19lbmRwb2ludHMiLCJhIjoyfQ.0D8vCvxq1f2WJq1s3GQJ9g>; rel="next"
+         */
+        "Link-Next-WebhookEndpoints": string;
     };
     pathItems: never;
 }
@@ -635,9 +965,23 @@ export type Order = components['schemas']['Order'];
 export type Orders = components['schemas']['Orders'];
 export type NewOrder = components['schemas']['NewOrder'];
 export type OrderPatch = components['schemas']['OrderPatch'];
+export type WebhookEndpointId = components['schemas']['WebhookEndpointId'];
+export type WebhookUrl = components['schemas']['WebhookUrl'];
+export type WebhookEventType = components['schemas']['WebhookEventType'];
+export type WebhookEvents = components['schemas']['WebhookEvents'];
+export type WebhookDescription = components['schemas']['WebhookDescription'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookEndpoints = components['schemas']['WebhookEndpoints'];
+export type NewWebhookEndpoint = components['schemas']['NewWebhookEndpoint'];
+export type WebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
 export type Health = components['schemas']['Health'];
 export type CheckResult = components['schemas']['CheckResult'];
 export type Readiness = components['schemas']['Readiness'];
+export type WebhookTimestamp = components['schemas']['WebhookTimestamp'];
+export type PetCreatedEvent = components['schemas']['PetCreatedEvent'];
+export type OrderCreatedEvent = components['schemas']['OrderCreatedEvent'];
+export type PetUpdatedEvent = components['schemas']['PetUpdatedEvent'];
+export type OrderUpdatedEvent = components['schemas']['OrderUpdatedEvent'];
 export type ResponseInvalidListQuery = components['responses']['InvalidListQuery'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -651,6 +995,10 @@ export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyK
 export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ResponseUnsupportedMergePatch = components['responses']['UnsupportedMergePatch'];
 export type ResponseInvalidNewOrder = components['responses']['InvalidNewOrder'];
+export type ResponseInvalidNewWebhookEndpoint = components['responses']['InvalidNewWebhookEndpoint'];
+export type ResponseWebhookEndpointConflict = components['responses']['WebhookEndpointConflict'];
+export type ResponseInvalidWebhookEndpointId = components['responses']['InvalidWebhookEndpointId'];
+export type ResponseWebhookEndpointNotFound = components['responses']['WebhookEndpointNotFound'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterStatusFilter = components['parameters']['StatusFilter'];
 export type ParameterCursor = components['parameters']['Cursor'];
@@ -659,6 +1007,10 @@ export type ParameterPetId = components['parameters']['PetId'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterOrderStatusFilter = components['parameters']['OrderStatusFilter'];
 export type ParameterOrderId = components['parameters']['OrderId'];
+export type ParameterWebhookEndpointId = components['parameters']['WebhookEndpointId'];
+export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
+export type ParameterWebhookTimestampHeader = components['parameters']['WebhookTimestampHeader'];
+export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
 export type HeaderLinkNext = components['headers']['Link-Next'];
 export type HeaderXRateLimitLimit = components['headers']['X-RateLimit-Limit'];
 export type HeaderXRateLimitRemaining = components['headers']['X-RateLimit-Remaining'];
@@ -673,6 +1025,7 @@ export type HeaderDeprecation = components['headers']['Deprecation'];
 export type HeaderSunset = components['headers']['Sunset'];
 export type HeaderLinkSuccessor = components['headers']['Link-Successor'];
 export type HeaderLinkNextOrders = components['headers']['Link-Next-Orders'];
+export type HeaderLinkNextWebhookEndpoints = components['headers']['Link-Next-WebhookEndpoints'];
 export type $defs = Record<string, never>;
 export interface operations {
     listPets: {
@@ -1226,6 +1579,163 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of items returned in one page, from 1 to 100. When omitted, at most 20 are returned. A value outside that range, or one that is not a whole number, is a `400 validation_failed`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque position of the next page. Do not build or change it: follow the `Link` header with `rel="next"` of the previous page, which carries it. A cursor is only valid with the `status` filter it was issued for; a cursor the service did not issue, an altered one, or one used with another `status` is a `400 invalid_cursor`.
+                 * @example eyJhZnRlciI6MjB9.0D8vCvxq1f2WJq1s3GQJ9g
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the key line's webhook endpoints, oldest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link-Next-WebhookEndpoints"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoints"];
+                };
+            };
+            400: components["responses"]["InvalidListQuery"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a fresh UUID per create) that makes the create safe to retry. For 24 hours the service answers a repeat of the same key, sent with the same API key, with the first answer replayed exactly (status, body and `Location`) and marked `Idempotent-Replayed: true`, instead of creating again. The same key with a different body is a `422 idempotency_key_reused`; a repeat while the first request is still being answered is a `409 idempotency_key_in_progress`. A created item is recorded with its key in one commit, so a retry after a `503` or a dropped connection either replays the create or makes it once. Answers `5xx` are not kept. Keys of different API keys never collide.
+                 * @example 3f0c1d0e-8a4b-4c8e-9b7a-2d5e6f708192
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The endpoint to register. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint was registered; `secret` is shown this once. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /**
+                     * @description Path of the registered endpoint.
+                     * @example /v1/webhook-endpoints/we_3kT9qWmZx1B7vLp0aRn5Yc
+                     */
+                    Location: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            400: components["responses"]["InvalidNewWebhookEndpoint"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["WebhookEndpointConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the webhook endpoint, as its registration answered it. An endpoint of another API key's line is not found.
+                 * @example we_3kT9qWmZx1B7vLp0aRn5Yc
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidWebhookEndpointId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the webhook endpoint, as its registration answered it. An endpoint of another API key's line is not found.
+                 * @example we_3kT9qWmZx1B7vLp0aRn5Yc
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidWebhookEndpointId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -1273,6 +1783,162 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Readiness"];
                 };
+            };
+        };
+    };
+    petCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's identifier for this endpoint: `evt_` and random characters, the same on every attempt to deliver it. Deduplicate by it: delivery is at least once.
+                 * @example evt_2Lx8fQ0vTq9mZb3RkW7yNs
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in whole Unix seconds. Refuse a delivery whose timestamp is more than five minutes from your clock: it may be a replay.
+                 * @example 1795788309
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256, under the endpoint's decoded secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the body's bytes as received). Several signatures may be sent, separated by spaces, while a secret is replaced: accept the delivery if one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Standard Webhooks envelope of the event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the delivery timeout acknowledges the event; its body is ignored. Anything else, a redirect included, is retried on the schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's identifier for this endpoint: `evt_` and random characters, the same on every attempt to deliver it. Deduplicate by it: delivery is at least once.
+                 * @example evt_2Lx8fQ0vTq9mZb3RkW7yNs
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in whole Unix seconds. Refuse a delivery whose timestamp is more than five minutes from your clock: it may be a replay.
+                 * @example 1795788309
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256, under the endpoint's decoded secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the body's bytes as received). Several signatures may be sent, separated by spaces, while a secret is replaced: accept the delivery if one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Standard Webhooks envelope of the event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the delivery timeout acknowledges the event; its body is ignored. Anything else, a redirect included, is retried on the schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    petUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's identifier for this endpoint: `evt_` and random characters, the same on every attempt to deliver it. Deduplicate by it: delivery is at least once.
+                 * @example evt_2Lx8fQ0vTq9mZb3RkW7yNs
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in whole Unix seconds. Refuse a delivery whose timestamp is more than five minutes from your clock: it may be a replay.
+                 * @example 1795788309
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256, under the endpoint's decoded secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the body's bytes as received). Several signatures may be sent, separated by spaces, while a secret is replaced: accept the delivery if one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Standard Webhooks envelope of the event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the delivery timeout acknowledges the event; its body is ignored. Anything else, a redirect included, is retried on the schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's identifier for this endpoint: `evt_` and random characters, the same on every attempt to deliver it. Deduplicate by it: delivery is at least once.
+                 * @example evt_2Lx8fQ0vTq9mZb3RkW7yNs
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in whole Unix seconds. Refuse a delivery whose timestamp is more than five minutes from your clock: it may be a replay.
+                 * @example 1795788309
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256, under the endpoint's decoded secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the body's bytes as received). Several signatures may be sent, separated by spaces, while a secret is replaced: accept the delivery if one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Standard Webhooks envelope of the event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the delivery timeout acknowledges the event; its body is ignored. Anything else, a redirect included, is retried on the schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

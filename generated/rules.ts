@@ -13,6 +13,7 @@ export const ERROR_CODE_STATUSES = {
   idempotency_key_in_progress: 409,
   invalid_transition: 409,
   precondition_failed: 412,
+  endpoint_limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
@@ -43,4 +44,5 @@ export const REQUEST_MEDIA_TYPES: Readonly<Record<string, string>> = {
   "PATCH /pets/{petId}": "application/merge-patch+json",
   "POST /store/orders": "application/json",
   "PATCH /store/orders/{orderId}": "application/merge-patch+json",
+  "POST /webhook-endpoints": "application/json",
 };

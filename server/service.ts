@@ -14,6 +14,7 @@ import { memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
 import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
 import { type BanPolicy, banPolicy } from '../core/limiter/rate-policy.ts';
 import { createServiceApp } from './app/service-app.ts';
+import { startDeliveryWorker } from './events/delivery-worker.ts';
 import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
 import type { LimiterConfig, StorageConfig } from './process/config.ts';
 import { openStorage } from './storage/open.ts';
@@ -31,6 +32,8 @@ export interface ServiceConfig extends Pick<AppDeps, 'logger' | 'clientAddress' 
   contract?: Contract;
   /** Metrics and traces: an observer of every request, the storage's calls traced; none by default. */
   telemetry?: ServiceTelemetry;
+  /** WEBHOOKS_ALLOW_PRIVATE: webhook endpoints may be http and private addresses (development and tests). */
+  webhooksAllowPrivate?: boolean;
 }
 
 /** Where the rate-limit windows live, and its connection. */
@@ -67,6 +70,7 @@ export async function openService(
     clock = systemClock,
     contract = loadContract(),
     telemetry = {},
+    webhooksAllowPrivate = false,
     ...deps
   }: ServiceConfig,
   parts: ServiceParts = {},
@@ -112,6 +116,16 @@ export async function openService(
     limiters: telemetry.traced ? tracedLimiters(limiters, telemetry.traced) : limiters,
     observe: telemetry.observe,
     probes: { storage: () => storage.ping(), limiter: () => limiters.ping(), stopping: () => stopping },
+    webhooksAllowPrivate,
+  });
+  // Webhooks go out beside the requests, never in their way.
+  const deliveries = startDeliveryWorker({
+    store: storage.webhooks,
+    contract,
+    clock,
+    logger: deps.logger,
+    allowPrivate: webhooksAllowPrivate,
+    observer: telemetry.events,
   });
   return {
     app,
@@ -121,6 +135,7 @@ export async function openService(
       stopping = true;
     },
     close: async () => {
+      deliveries.stop();
       await Promise.all([storage.close(), limiters.close()]);
     },
   };

@@ -10,6 +10,7 @@ import { parseDelay } from '../../mock/app/delay.ts';
 import { exampleItems } from '../../mock/app/example-items.ts';
 import { SCENARIO_COOKIE } from '../../mock/app/request-choice.ts';
 import { readScenarios, scenarioNamed } from '../../mock/app/scenarios.ts';
+import { fetchWebhook, mockWebhooks } from '../../mock/app/webhooks.ts';
 import { SCENARIOS_DATA, SCENARIOS_SOURCE } from './embedded-scenarios.ts';
 import { patternAt } from './url-patterns.ts';
 
@@ -23,7 +24,10 @@ export interface MockHandlersOptions {
   scenario?: string;
   /** Added to every answer: milliseconds (`300`) or a uniform spread (`'100-800'`). */
   delay?: number | string;
-  /** Keep the items created, so they are listed and fetched for as long as the handlers live. */
+  /**
+   * Keep the items created, so they are listed and fetched for as long as the handlers live, and
+   * the webhook endpoints registered, which are sent each create's event.
+   */
   stateful?: boolean;
 }
 
@@ -44,15 +48,19 @@ export function createMockHandlers(options: MockHandlersOptions = {}): HttpHandl
     throw new RangeError(
       `delay ${JSON.stringify(options.delay)} is neither milliseconds (300) nor a range ('100-800').`,
     );
+  const logger = createLogger('error', (line) => console.error(line.trimEnd()));
+  const stateful = options.stateful ?? false;
   const mock = createMockApp({
     contract,
     answers: exampleAnswers(),
     seeds: exampleItems(contract),
-    keepsCreated: options.stateful ?? false,
+    keepsCreated: stateful,
     settings: { scenarios, scenario, ...(delay && { delay }) },
     // The handlers answer inside the page: no other origin calls them.
     corsOrigins: [],
-    logger: createLogger('error', (line) => console.error(line.trimEnd())),
+    logger,
+    // Stateful handlers keep webhook endpoints and send each create's event, as the stateful mock does.
+    ...(stateful && { webhooks: mockWebhooks(contract, fetchWebhook, logger) }),
   });
   const origin = originOf(options.baseUrl, contract.basePath);
 

@@ -10,19 +10,23 @@ export interface MemoryStoreOptions {
   keepsCreated?: boolean;
   /** Where creates record their answers to an `Idempotency-Key`: one for all of a mock's collections. */
   idempotency?: MemoryIdempotencyStore;
+  /** Told of each item created or changed and kept (the stateful mock's webhooks); nobody by default. */
+  onWrite?: (change: 'created' | 'updated', item: Item) => void;
 }
 
 export class MemoryCollectionStore implements CollectionStore {
   readonly #seed: readonly Item[];
   readonly #keepsCreated: boolean;
   readonly #idempotency: MemoryIdempotencyStore;
+  readonly #onWrite: MemoryStoreOptions['onWrite'];
   #items: Item[] = [];
   #nextId = 1;
 
   constructor(
     seed: readonly Item[],
-    { keepsCreated = false, idempotency = new MemoryIdempotencyStore() }: MemoryStoreOptions = {},
+    { keepsCreated = false, idempotency = new MemoryIdempotencyStore(), onWrite }: MemoryStoreOptions = {},
   ) {
+    this.#onWrite = onWrite;
     this.#seed = [...seed].sort((a, b) => a.id - b.id);
     this.#keepsCreated = keepsCreated;
     this.#idempotency = idempotency;
@@ -38,7 +42,10 @@ export class MemoryCollectionStore implements CollectionStore {
   async create(fields: Record<string, unknown>): Promise<Item> {
     const created = { id: this.#nextId, ...fields };
     this.#nextId += 1;
-    if (this.#keepsCreated) this.#items.push(created);
+    if (this.#keepsCreated) {
+      this.#items.push(created);
+      this.#onWrite?.('created', created);
+    }
     return created;
   }
 
@@ -60,7 +67,11 @@ export class MemoryCollectionStore implements CollectionStore {
     if (current === undefined) return undefined;
     // Synchronous from the read to the write: no other request's change comes between them.
     const changed: Item = Object.assign({ id }, change(current), { id });
-    if (this.#keepsCreated) this.#items[index] = changed;
+    if (this.#keepsCreated) {
+      this.#items[index] = changed;
+      // A change to what the item was is none, and reported as none.
+      if (JSON.stringify(changed) !== JSON.stringify(current)) this.#onWrite?.('updated', changed);
+    }
     return changed;
   }
 
@@ -80,7 +91,20 @@ export class MemoryCollectionStore implements CollectionStore {
 /** Memory stores for the mocks, one per collection name, each with its seed. */
 export function memoryStores(
   seeds: ReadonlyMap<string, readonly Item[]>,
-  options: MemoryStoreOptions = {},
+  {
+    onWrite,
+    ...options
+  }: Omit<MemoryStoreOptions, 'onWrite'> & {
+    onWrite?: (name: string, change: 'created' | 'updated', item: Item) => void;
+  } = {},
 ): Map<string, MemoryCollectionStore> {
-  return new Map([...seeds].map(([name, seed]) => [name, new MemoryCollectionStore(seed, options)]));
+  return new Map(
+    [...seeds].map(([name, seed]) => [
+      name,
+      new MemoryCollectionStore(seed, {
+        ...options,
+        ...(onWrite && { onWrite: (change, item) => onWrite(name, change, item) }),
+      }),
+    ]),
+  );
 }

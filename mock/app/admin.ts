@@ -13,6 +13,7 @@ import { requireJsonContentType } from '../../core/middleware/json-content-type.
 import { servedMethods } from '../../core/middleware/method-not-allowed.ts';
 import { answerNotFound } from '../../core/not-found.ts';
 import type { MockSettings } from './request-choice.ts';
+import type { MockWebhooks } from './webhooks.ts';
 
 export interface AdminOptions {
   contract: Contract;
@@ -22,9 +23,19 @@ export interface AdminOptions {
   logger: Logger;
   /** What `POST /__mock/reset` does. */
   reset(): void;
+  /** What `POST /__mock/events` sends; without it, the mock has no such endpoint. */
+  webhooks?: Pick<MockWebhooks, 'sendExample'>;
 }
 
-export function adminRoutes({ contract, settings, corsOrigins, cors, logger, reset }: AdminOptions): Hono<AppEnv> {
+export function adminRoutes({
+  contract,
+  settings,
+  corsOrigins,
+  cors,
+  logger,
+  reset,
+  webhooks,
+}: AdminOptions): Hono<AppEnv> {
   const admin = new Hono<AppEnv>();
   admin.use(contractCors(contract, corsOrigins, servedMethods(admin), cors));
   admin.get('/__mock/scenarios', (c) =>
@@ -57,6 +68,14 @@ export function adminRoutes({ contract, settings, corsOrigins, cors, logger, res
     reset();
     return c.body(null, 204);
   });
+  // Sends the contract's example of an event type, signed, to the endpoints subscribed to it.
+  if (webhooks)
+    admin.post('/__mock/events', jsonOnly, bounded, async (c) => {
+      const type = ((await readJsonBody(c)) as { type?: unknown } | null)?.type;
+      if (typeof type !== 'string')
+        throw new ApiError(400, 'validation_failed', 'The body must be {"type": "<event type>"}, e.g. "pet.created".');
+      return c.json({ type, endpoints: await webhooks.sendExample(type) }, 200);
+    });
   admin.notFound(answerNotFound);
   admin.onError(answerErrors(logger));
   return admin;

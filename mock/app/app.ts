@@ -26,6 +26,7 @@ import { delayMs } from './delay.ts';
 import { type MockSettings, readRequestChoice } from './request-choice.ts';
 import { type Scenario, scenarioNamed } from './scenarios.ts';
 import { mockStores } from './stores.ts';
+import type { MockWebhooks } from './webhooks.ts';
 
 /** What only a mock server with a socket can do to a connection; the browser mocks have none. */
 export interface ConnectionFaults {
@@ -54,6 +55,8 @@ export interface MockAppOptions {
   /** The connection of a request, from the `env` the server passes with it, where there is one. */
   connectionOf?(env: unknown): ConnectionFaults | undefined;
   logger: Logger;
+  /** Endpoints kept and events sent (the stateful mock); the endpoint operations answered from the contract otherwise. */
+  webhooks?: MockWebhooks;
 }
 
 /**
@@ -81,7 +84,12 @@ export function createMockApp(options: MockAppOptions): MockApp {
   scenarioNamed(settings.scenarios, startScenario);
   scenarioNamed(settings.scenarios, settings.scenario);
   const access = mockAccess(options.access ?? {}, contract, systemClock);
-  const stores = mockStores(options.seeds, options.keepsCreated ?? false);
+  const { webhooks } = options;
+  const stores = mockStores(
+    options.seeds,
+    options.keepsCreated ?? false,
+    webhooks && ((name, change, item) => webhooks.written(name, change, item)),
+  );
   const cursors = createCursorCodec(crypto.getRandomValues(new Uint8Array(32)), (key, message) =>
     hmac(sha256, key, message),
   );
@@ -91,8 +99,10 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const admin = adminRoutes({
     ...options,
     cors: MOCK_CORS,
+    webhooks,
     reset: () => {
       stores.reset();
+      webhooks?.reset();
       access.reset();
       settings.scenario = startScenario;
     },

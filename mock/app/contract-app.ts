@@ -26,6 +26,8 @@ export interface ContractAppOptions {
   corsOrigins: NonNullable<AppDeps['corsOrigins']>;
   cors: CorsExtras;
   logger: Logger;
+  /** Handlers of the mock's own for some operations (the stateful mock's webhook endpoints). */
+  webhooks?: { handlers: Record<string, RouteHandler> };
 }
 
 export function contractApp(options: ContractAppOptions): Hono<AppEnv> {
@@ -35,7 +37,9 @@ export function contractApp(options: ContractAppOptions): Hono<AppEnv> {
   const handlers: Record<string, RouteHandler> = {};
   for (const operation of contract.operations) {
     handlers[operation.operationId] =
-      collectionHandler(collections, operation.operationId) ?? declaredSuccess(operation);
+      options.webhooks?.handlers[operation.operationId] ??
+      collectionHandler(collections, operation.operationId) ??
+      declaredSuccess(operation);
   }
   return createApp({
     contract,

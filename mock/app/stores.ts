@@ -23,10 +23,14 @@ export interface MockStores {
  * A mock that keeps what is created replays a repeated `Idempotency-Key` as the service does; one
  * that keeps nothing answers every create from the contract alike.
  */
-export function mockStores(seeds: ReadonlyMap<string, readonly Item[]>, keepsCreated: boolean): MockStores {
+export function mockStores(
+  seeds: ReadonlyMap<string, readonly Item[]>,
+  keepsCreated: boolean,
+  onWrite?: (name: string, change: 'created' | 'updated', item: Item) => void,
+): MockStores {
   const dataOf = (seeded: ReadonlyMap<string, readonly Item[]>) => {
     const idempotency = keepsCreated ? new MemoryIdempotencyStore() : undefined;
-    const stores = memoryStores(seeded, { keepsCreated, idempotency });
+    const stores = memoryStores(seeded, { keepsCreated, idempotency, onWrite });
     return { stores, idempotency };
   };
   const sets = {

@@ -15,6 +15,7 @@ import type { DeclaredAnswers } from '../app/declared-answers.ts';
 import type { Delay } from '../app/delay.ts';
 import { exampleItems } from '../app/example-items.ts';
 import { scenarioNamed } from '../app/scenarios.ts';
+import { fetchWebhook, mockWebhooks } from '../app/webhooks.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';
 import { localOrigins } from './config.ts';
 import { lazyPrismAnswers, prismAnswers } from './prism-answers.ts';
@@ -66,6 +67,7 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     answers = prism;
   }
 
+  const logger = createLogger(logLevel);
   const mock = createMockApp({
     contract,
     answers,
@@ -73,9 +75,10 @@ export async function startStatefulMock(options: StatefulMockOptions = {}): Prom
     seeds: seeded,
     keepsCreated: true,
     access: { key: STATEFUL_MOCK_KEY, ...(plan !== undefined && { plan, limited: true }) },
-    logger: createLogger(logLevel),
+    logger,
     corsOrigins,
     connectionOf: socketFaults,
+    webhooks: mockWebhooks(contract, fetchWebhook, logger),
   });
   const listening = await listen(onlyAllowedHosts(mock.fetch, options.allowedHosts), MOCK_HOST, port, {
     maxBodyBytes: contract.largestBodyBytes,

@@ -1,6 +1,6 @@
 // `npm run build:client`, a step of the pipeline: the package @animal-store/client in client/dist: one ESM file for each entry (esbuild) and the
-// declarations of the public types (TypeScript). The main entry leaves openapi-fetch to the
-// consumer's install; the `msw` entry leaves msw, and carries everything else it runs: the mock
+// declarations of the public types (TypeScript). The main entry leaves openapi-fetch and
+// standardwebhooks to the consumer's install; the `msw` entry leaves msw, and carries everything else it runs: the mock
 // app, the contract and the scenarios. Nothing it carries uses a Node API: client/tsconfig.json
 // checks them without Node's types, so such a use fails the typecheck before it reaches a bundle.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ export async function buildClient(
       entryPoints: [path.join(CLIENT_DIR, 'index.ts')],
       outfile: path.join(distDir, 'index.js'),
       platform: 'neutral',
-      external: ['openapi-fetch'],
+      external: ['openapi-fetch', 'standardwebhooks'],
     }),
     esbuild.build({
       ...common,

@@ -185,6 +185,9 @@ async function renderWithRedocly(
     showExtensions: 'x-sunset',
     // Redoc offers a sample of x-codeSamples only when its label is a configured language.
     codeSamples: { languages: SAMPLE_LANGUAGES },
+    // Every example shown whole: Redoc folds what is nested deeper than two levels (an endpoint's
+    // events in a list of endpoints), which a reader would have to unfold value by value.
+    jsonSamplesExpandLevel: 'all',
   };
   const options = ['--inlineBundle', `--openapi=${JSON.stringify(redoc)}`];
   const args = [redoclyCli, 'build-docs', input, `--output=${output}`, `--config=${locations.lintConfig}`, ...options];

@@ -109,9 +109,20 @@ const RateLimitsShape = extensionRule(
 );
 
 function MaxBodyBytes() {
+  // A webhook's body is one the service sends, not one it reads: no limit to state.
+  let inWebhooks = false;
   return {
+    WebhooksMap: {
+      enter() {
+        inWebhooks = true;
+      },
+      leave() {
+        inWebhooks = false;
+      },
+    },
     Operation: {
       enter(operation, ctx) {
+        if (inWebhooks) return;
         const limit = operation['x-max-body-bytes'];
         if (operation.requestBody === undefined) {
           if (limit !== undefined)
@@ -219,6 +230,39 @@ const Transitions = extensionRule(
   },
 );
 
+const WEBHOOK_DELIVERY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['timeoutSeconds', 'retryDelaysSeconds'],
+  properties: {
+    timeoutSeconds: { type: 'integer', minimum: 1, maximum: 300 },
+    retryDelaysSeconds: { type: 'array', items: positiveInteger },
+  },
+};
+
+const fitsWebhookDelivery = shapeCheck('x-webhook-delivery', WEBHOOK_DELIVERY_SCHEMA);
+
+/** A contract with `webhooks` states how they are delivered: `x-webhook-delivery` on its root, of the shape the server reads. */
+function WebhookDeliveryShape() {
+  return {
+    Root: {
+      enter(root, ctx) {
+        const delivery = root['x-webhook-delivery'];
+        if (delivery === undefined) {
+          if (root.webhooks !== undefined && Object.keys(root.webhooks).length > 0) {
+            ctx.report({
+              message: 'A contract with `webhooks` must state their delivery in `x-webhook-delivery`.',
+              location: ctx.location.child('webhooks').key(),
+            });
+          }
+          return;
+        }
+        fitsWebhookDelivery(delivery, ctx.location.child('x-webhook-delivery'), ctx);
+      },
+    },
+  };
+}
+
 export default function rulesAsData() {
   return {
     id: 'animal-store',
@@ -228,6 +272,7 @@ export default function rulesAsData() {
         'max-body-bytes': MaxBodyBytes,
         'error-codes': ErrorCodes,
         transitions: Transitions,
+        'webhook-delivery': WebhookDeliveryShape,
       },
     },
   };

@@ -5,6 +5,7 @@
 import { operationObjects } from '../../contract/document.ts';
 import { type ErrorCodeEntry, errorCodes } from '../../contract/error-codes.ts';
 import { maxBodyBytes, type RateLimitRules, rateLimitRules } from '../../contract/rate-limit-rules.ts';
+import { webhookDelivery } from '../../contract/webhooks.ts';
 
 /** Where the description of the contract (`info.description`) takes the rate-limit prose. */
 export const RULES_PROSE_MARKER = '<!-- x-rate-limits -->';
@@ -12,10 +13,11 @@ export const RULES_PROSE_MARKER = '<!-- x-rate-limits -->';
 export const ERROR_CODES_MARKER = '<!-- x-error-codes -->';
 /** Where the description of the contract (`info.description`) states `info.version`. */
 export const VERSION_MARKER = '<!-- info.version -->';
+/** Where the description of the contract states the webhook delivery timeout, and the waits before retries. */
+const WEBHOOK_TIMEOUT_MARKER = '<!-- x-webhook-delivery.timeout -->';
+const WEBHOOK_RETRIES_MARKER = '<!-- x-webhook-delivery.retries -->';
 /** Where the description of an operation takes its `x-max-body-bytes`, in words. */
 export const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
-/** Where a description takes the `x-retention-hours` beside it (the `Idempotency-Key` parameter's), in words. */
-const RETENTION_HOURS_MARKER = '<!-- x-retention-hours -->';
 
 const count = (value: number) => value.toLocaleString('en-US');
 
@@ -67,6 +69,8 @@ export function withRulesProse<Document extends { info: { version: string; descr
     [VERSION_MARKER, () => document.info.version],
     [RULES_PROSE_MARKER, () => rulesProse(rateLimitRules(document as never))],
     [ERROR_CODES_MARKER, () => errorCodeTable(errorCodes(document))],
+    [WEBHOOK_TIMEOUT_MARKER, () => duration(webhookDelivery(document).timeoutSeconds)],
+    [WEBHOOK_RETRIES_MARKER, () => retryWaits(webhookDelivery(document).retryDelaysSeconds)],
   ];
   let result = document;
   if (description !== undefined && replacements.some(([marker]) => description.includes(marker))) {
@@ -79,19 +83,29 @@ export function withRulesProse<Document extends { info: { version: string; descr
   return withRetention(withBodyLimits(result));
 }
 
-/** The document with every retention marker replaced by the `x-retention-hours` beside it; a copy only where one is. */
+/** Markers a description may hold of a whole number beside it (`x-retention-hours`), and how each reads. */
+const BESIDE_MARKERS: ReadonlyArray<[extension: string, words: (value: number) => string]> = [
+  ['x-retention-hours', (hours) => plural(hours, 'hour')],
+  ['x-endpoint-limit', (limit) => count(limit)],
+];
+
+/** The document with every `<!-- x-… -->` marker of BESIDE_MARKERS replaced by the value beside it; a copy only where one is. */
 function withRetention<Document>(document: Document): Document {
-  if (!JSON.stringify(document).includes(RETENTION_HOURS_MARKER)) return document;
+  const text = JSON.stringify(document);
+  const markers = BESIDE_MARKERS.filter(([extension]) => text.includes(`<!-- ${extension} -->`));
+  if (markers.length === 0) return document;
   const copy = structuredClone(document);
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) for (const child of node) visit(child);
     if (typeof node !== 'object' || node === null) return;
     const object = node as Record<string, unknown>;
-    if (typeof object.description === 'string' && object.description.includes(RETENTION_HOURS_MARKER)) {
-      const hours = object['x-retention-hours'];
-      if (typeof hours !== 'number' || !Number.isInteger(hours) || hours < 1)
-        throw new Error(`A description says ${RETENTION_HOURS_MARKER} but sets no positive whole x-retention-hours.`);
-      object.description = object.description.replaceAll(RETENTION_HOURS_MARKER, plural(hours, 'hour'));
+    for (const [extension, words] of markers) {
+      const marker = `<!-- ${extension} -->`;
+      if (typeof object.description !== 'string' || !object.description.includes(marker)) continue;
+      const value = object[extension];
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+        throw new Error(`A description says ${marker} but sets no positive whole ${extension}.`);
+      object.description = object.description.replaceAll(marker, words(value));
     }
     for (const child of Object.values(object)) visit(child);
   };
@@ -116,6 +130,12 @@ function withBodyLimits<Document>(document: Document): Document {
     definition.description = (definition.description as string).replaceAll(MAX_BODY_BYTES_MARKER, bodySize(limit));
   }
   return copy;
+}
+
+/** `5 seconds, 5 minutes and 10 hours`: each wait after the previous attempt. */
+function retryWaits(delays: readonly number[]): string {
+  const words = delays.map(duration);
+  return words.length < 2 ? (words[0] ?? 'no wait') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
 function duration(seconds: number): string {

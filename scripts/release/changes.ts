@@ -3,7 +3,7 @@
 // changes; `productClass` below corrects it where it misjudges what this API's clients rely on.
 import { apiCompare, type Diff } from 'api-smart-diff';
 import { basePathOf } from '../../contract/contract.ts';
-import { type OpenApiDocument, operationObjects } from '../../contract/document.ts';
+import { type JsonObject, type OpenApiDocument, operationObjects, resolveRef } from '../../contract/document.ts';
 import { locateInBundle, nodeAlong, type PathSegment, toPointer } from './pointer.ts';
 
 export type ChangeClass = 'breaking' | 'non-breaking' | 'documentation';
@@ -44,7 +44,11 @@ const NAMING_KEYWORDS = new Set(['properties', 'headers', 'paths', 'responses', 
 /** An operation's place in its life: changing it is news for clients, never a break by itself. */
 const LIFECYCLE_KEYWORDS = new Set(['deprecated', 'x-stability', 'x-sunset', 'x-successor']);
 
-export function compareContracts(base: OpenApiDocument, working: OpenApiDocument): Change[] {
+export function compareContracts(baseContract: OpenApiDocument, workingContract: OpenApiDocument): Change[] {
+  const [base, working] = [
+    withWebhookPayloadsAsResponses(baseContract),
+    withWebhookPayloadsAsResponses(workingContract),
+  ];
   const { diffs } = apiCompare(base, working);
   const operations = operationsByPath(base, working);
   const byKey = new Map<string, Change>();
@@ -97,13 +101,17 @@ function toChange(
   const affected =
     first === 'paths' && path !== undefined
       ? (operations.get(path) ?? []).filter(
-          (operation) => !HTTP_METHODS.has(method ?? '') || operation.name.startsWith(`${method?.toUpperCase()} `),
+          (operation) =>
+            !HTTP_METHODS.has(method ?? '') ||
+            operation.name === path ||
+            operation.name.startsWith(`${method?.toUpperCase()} `),
         )
       : [];
+  const written = asWritten(segments);
   return {
     class: productClass(diff, base, working),
-    what: describe(diff, segments),
-    pointer: toPointer(segments),
+    what: describe(diff, written),
+    pointer: toPointer(written),
     operations: affected,
     removesOperation:
       diff.action === 'remove' && first === 'paths' && diff.path.length === 3 && HTTP_METHODS.has(method ?? ''),
@@ -111,6 +119,51 @@ function toChange(
     before: diff.before,
     after: diff.after,
   };
+}
+
+/** Where a webhook's payload is compared: `webhook petCreated`, a path no contract can have (no `/`). */
+const WEBHOOK_PATH = 'webhook ';
+
+/**
+ * The document with each webhook of its `webhooks` also as an operation under `paths`, whose
+ * payload (and headers) are the answer: the receiver reads a webhook as a client reads a response,
+ * so a field removed from it, or a type widened, breaks receivers, as it would break clients.
+ */
+function withWebhookPayloadsAsResponses(document: OpenApiDocument): OpenApiDocument {
+  const webhooks = (document.webhooks ?? {}) as Record<string, unknown>;
+  if (Object.keys(webhooks).length === 0) return document;
+  const paths = { ...document.paths };
+  for (const [name, node] of Object.entries(webhooks)) {
+    const post = resolveRef<JsonObject>(document, node).post as JsonObject | undefined;
+    if (post === undefined) continue;
+    const { requestBody, parameters, responses: _, ...operation } = post;
+    const headers = Object.fromEntries(
+      ((parameters as unknown[] | undefined) ?? []).map((parameter) => {
+        const { name: header, in: _in, ...definition } = resolveRef<JsonObject>(document, parameter);
+        return [header as string, definition];
+      }),
+    );
+    const body = resolveRef<JsonObject>(document, requestBody);
+    paths[`${WEBHOOK_PATH}${name}`] = {
+      post: {
+        ...operation,
+        responses: { '200': { description: body.description ?? name, headers, content: body.content } },
+      },
+    };
+  }
+  return { ...document, paths };
+}
+
+/** A node of a webhook's stand-in operation, as the contract writes it: under `webhooks`, its payload the request body. */
+function asWritten(segments: string[]): string[] {
+  const [first, path, method, responses, status, ...rest] = segments;
+  if (first !== 'paths' || !path?.startsWith(WEBHOOK_PATH)) return segments;
+  const name = path.slice(WEBHOOK_PATH.length);
+  if (method === undefined) return ['webhooks', name];
+  if (responses !== 'responses' || status === undefined)
+    return ['webhooks', name, method, ...[responses, status, ...rest].filter((segment) => segment !== undefined)];
+  if (rest[0] === 'headers') return ['webhooks', name, method, 'parameters', ...rest.slice(1)];
+  return ['webhooks', name, method, 'requestBody', ...rest];
 }
 
 /** Tags added, removed or changed, each known by its name: only people read them (documentation). */
@@ -293,7 +346,7 @@ function operationsByPath(base: OpenApiDocument, working: OpenApiDocument): Map<
       const list = found.get(path) ?? [];
       const stability = definition['x-stability'];
       addOperation(list, {
-        name: `${method} ${path}`,
+        name: path.startsWith(WEBHOOK_PATH) ? path : `${method} ${path}`,
         ...(typeof definition.operationId === 'string' && { operationId: definition.operationId }),
         stability: stability === 'experimental' || stability === 'beta' ? stability : 'stable',
         ...(definition.deprecated === true &&
@@ -336,6 +389,8 @@ function describe(diff: Diff, segments: string[]): string {
 /** A node of the bundle as people know it: `Pet.status`, `GET /pets response 404`, `PetStatus`. */
 export function subjectOf(segments: string[]): string {
   const [first, second, third] = segments;
+  if (first === 'webhooks' && second !== undefined)
+    return `webhook ${second}${restOf(segments.slice(3).filter((segment) => segment !== 'requestBody'))}`;
   if (first === 'components' && second !== undefined && third !== undefined) return third + restOf(segments.slice(3));
   if (first === 'paths' && second !== undefined) {
     if (third !== undefined && HTTP_METHODS.has(third))

@@ -13,7 +13,12 @@ import { buildRuntime, RUNTIME_DIR, runtimeIsStale } from './build.mjs';
 process.setSourceMapsEnabled(true);
 
 /** Each program by its name here, as its module lies under server/. */
-const ENTRIES = { main: 'process/main', 'keys-cli': 'tools/keys-cli', 'db-cli': 'tools/db-cli' };
+const ENTRIES = {
+  main: 'process/main',
+  'keys-cli': 'tools/keys-cli',
+  'db-cli': 'tools/db-cli',
+  'webhooks-cli': 'tools/webhooks-cli',
+};
 const [entry, ...args] = process.argv.slice(2);
 if (!Object.hasOwn(ENTRIES, entry)) {
   console.error(`usage: node scripts/runtime/run.mjs <${Object.keys(ENTRIES).join('|')}> [arguments]`);

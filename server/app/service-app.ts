@@ -19,11 +19,19 @@ import type { ReadinessProbes } from './readiness.ts';
 export interface ServiceAppDeps
   extends Pick<AppDeps, 'limiters' | 'clock' | 'logger' | 'clientAddress' | 'corsOrigins' | 'observe'> {
   contract: Contract;
-  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret' | 'idempotency'>;
+  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret' | 'idempotency' | 'webhooks'>;
   probes: ReadinessProbes;
+  /** WEBHOOKS_ALLOW_PRIVATE: webhook endpoints may be http and private addresses. */
+  webhooksAllowPrivate?: boolean;
 }
 
-export function createServiceApp({ contract, storage, probes, ...deps }: ServiceAppDeps): Hono<AppEnv> {
+export function createServiceApp({
+  contract,
+  storage,
+  probes,
+  webhooksAllowPrivate = false,
+  ...deps
+}: ServiceAppDeps): Hono<AppEnv> {
   const cursors = createCursorCodec(storage.cursorSecret, (key, message) =>
     createHmac('sha256', key).update(message).digest(),
   );
@@ -42,7 +50,15 @@ export function createServiceApp({ contract, storage, probes, ...deps }: Service
       store: storage.idempotency,
       sha256: (message) => createHash('sha256').update(message).digest(),
     },
-    handlers: createHandlers({ contract, stores: storage.collections, cursors, probes }),
+    handlers: createHandlers({
+      contract,
+      stores: storage.collections,
+      cursors,
+      probes,
+      webhooks: storage.webhooks,
+      clock: deps.clock,
+      allowPrivate: webhooksAllowPrivate,
+    }),
     publicRoutes: new Hono<AppEnv>().route('/', docs).route('/', indexRoute(contract)),
   });
 }

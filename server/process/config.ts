@@ -60,6 +60,8 @@ export interface Config {
   metrics: MetricsConfig | undefined;
   /** The OTLP export of traces; none (and nothing of OpenTelemetry loaded) unless an endpoint is set. */
   tracing: TracingConfig | undefined;
+  /** Whether webhooks may target http and private addresses (`WEBHOOKS_ALLOW_PRIVATE`): for development and tests only. */
+  webhooksAllowPrivate: boolean;
 }
 
 const DEFAULT_DATABASE_PATH = 'data/animal-store.db';
@@ -82,6 +84,7 @@ export function readConfig(env: Environment): Config {
     startTimeoutMs: read.integer('START_TIMEOUT_MS', 30_000, 0, 600_000),
     metrics: readMetricsConfig(env),
     tracing: readTracingConfig(env),
+    webhooksAllowPrivate: read.flag('WEBHOOKS_ALLOW_PRIVATE'),
   };
 }
 

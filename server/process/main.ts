@@ -72,6 +72,7 @@ async function start() {
     corsOrigins: config.corsOrigins,
     contract,
     telemetry,
+    webhooksAllowPrivate: config.webhooksAllowPrivate,
   });
   return { listening, service, telemetry, metricsListener };
 }
@@ -101,6 +102,13 @@ notice(
     ...(config.tracing && { traces: config.tracing.url }),
   },
 );
+
+if (config.webhooksAllowPrivate)
+  logger.warn({
+    event: 'webhooks_allow_private',
+    message:
+      'WEBHOOKS_ALLOW_PRIVATE is set: webhook endpoints may be http and private, loopback or link-local addresses. For development and tests only.',
+  });
 
 let stopping = false;
 function shutdown(signal: string) {

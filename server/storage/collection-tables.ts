@@ -11,7 +11,14 @@ import type { Item } from '../../core/collections/store.ts';
 export type Engine = 'sqlite' | 'postgres';
 
 /** Tables of the service's own, which no collection may be stored in. */
-export const SERVICE_TABLES = ['api_keys', 'settings', 'schema_migrations', 'idempotency_keys'] as const;
+export const SERVICE_TABLES = [
+  'api_keys',
+  'settings',
+  'schema_migrations',
+  'idempotency_keys',
+  'webhook_endpoints',
+  'webhook_deliveries',
+] as const;
 
 /** How each engine stores each kind of field. */
 export const COLUMN_TYPES: Record<Engine, Record<FieldType, string>> = {
@@ -112,4 +119,9 @@ export function assertStorable(engine: Engine, table: CollectionTable, fields: R
       );
     }
   }
+}
+
+/** Whether two items, as a store reads them, hold the same values: an update that changed nothing. */
+export function sameItem(before: Item, after: Item): boolean {
+  return JSON.stringify(before) === JSON.stringify(after);
 }

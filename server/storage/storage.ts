@@ -4,6 +4,7 @@
 import type { CollectionStores } from '../../core/collections/store.ts';
 import type { IdempotencyStore } from '../../core/idempotency/store.ts';
 import type { KeyStore } from '../../core/keys/key-store.ts';
+import type { WebhookStore } from './webhooks.ts';
 
 /** What the storage tells the service's metrics. */
 export interface StorageObserver {
@@ -18,6 +19,8 @@ export interface Storage {
   /** The contract's collections (`pets`, `store_orders`), each in its table. */
   collections: CollectionStores;
   keys: KeyStore;
+  /** The key lines' webhook endpoints and the outbox of their deliveries. */
+  webhooks: WebhookStore;
   /** The answers kept under `Idempotency-Key`s; creates record theirs through `collections`. */
   idempotency: IdempotencyStore;
   /** Signs pagination cursors; kept in the database, so every instance and restart accepts them. */

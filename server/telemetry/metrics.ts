@@ -5,6 +5,7 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AnsweredRequest } from '../../core/observe.ts';
+import type { DeliveryObserver, DeliveryResult } from '../events/delivery-worker.ts';
 import type { MetricsConfig } from '../process/config.ts';
 import type { StorageObserver } from '../storage/storage.ts';
 
@@ -24,6 +25,8 @@ export interface Metrics {
   refused(status: number): void;
   /** What the storage reports: the size of each group commit. */
   storage: StorageObserver;
+  /** What the webhook delivery worker reports: each attempt's result. */
+  events: DeliveryObserver;
   /** The exposition, in Prometheus's text format, and its content type. */
   expose(): Promise<{ body: string; contentType: string }>;
 }
@@ -71,7 +74,13 @@ export async function createMetrics(): Promise<Metrics> {
     'Creates written by one SQLite transaction (group commit): how many writes shared one fsync.',
     BATCH_BUCKETS,
   );
+  const webhookDeliveries = counter(
+    'animal_store_webhook_deliveries_total',
+    'Webhook delivery attempts, by result: delivered (2xx in time), retried (to be tried again on the schedule), failed (for good).',
+    ['result'],
+  );
   // Present from the start at 0, so a rate() or an alert on them has a series before the first event.
+  for (const result of ['delivered', 'retried', 'failed']) webhookDeliveries.labels(result);
   for (const code of RATE_LIMIT_CODES) refusals.labels(code);
   for (const dependency of DEPENDENCIES) unavailable.labels(dependency);
 
@@ -96,6 +105,7 @@ export async function createMetrics(): Promise<Metrics> {
     },
     refused: (status) => httpRefusals.labels(String(status)).inc(),
     storage: { groupCommitBatch: (size) => batchSize.observe(size) },
+    events: { attempted: (result: DeliveryResult) => webhookDeliveries.labels(result).inc() },
     async expose() {
       return { body: await registry.metrics(), contentType: registry.contentType };
     },

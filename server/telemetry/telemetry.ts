@@ -2,6 +2,7 @@
 // traces (OTEL_EXPORTER_OTLP_ENDPOINT), both, or neither, in which case nothing of prom-client or
 // OpenTelemetry is loaded and the app runs without an observer.
 import type { RequestObserver } from '../../core/observe.ts';
+import type { DeliveryObserver } from '../events/delivery-worker.ts';
 import type { Config } from '../process/config.ts';
 import type { StorageObserver } from '../storage/storage.ts';
 import type { Metrics } from './metrics.ts';
@@ -11,6 +12,8 @@ import type { Tracing } from './tracing.ts';
 export interface ServiceTelemetry {
   observe?: RequestObserver;
   storage?: StorageObserver;
+  /** Counts webhook delivery attempts by result. */
+  events?: DeliveryObserver;
   /** `target` with each call a child span of its request's span (tracing only). */
   traced?: Tracing['traced'];
 }
@@ -31,6 +34,7 @@ export async function openTelemetry({ metrics, tracing }: Pick<Config, 'metrics'
   const telemetry: Telemetry = {
     metrics: openedMetrics,
     storage: openedMetrics?.storage,
+    events: openedMetrics?.events,
     traced: openedTracing?.traced,
     close: async () => openedTracing?.close(),
   };

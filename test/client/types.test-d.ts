@@ -1,6 +1,13 @@
 // Type-level tests of the client, checked by `npm run typecheck` (tsc): each `@ts-expect-error`
 // must meet an error, so a client that stopped rejecting these calls would fail the typecheck.
-import { createAnimalStoreClient, type ErrorBody, type Pet, type RateLimit } from '../../client/index.ts';
+import {
+  createAnimalStoreClient,
+  type ErrorBody,
+  type Pet,
+  type RateLimit,
+  verifyWebhook,
+  type WebhookEvent,
+} from '../../client/index.ts';
 
 const client = createAnimalStoreClient({ baseUrl: 'http://localhost/v1', apiKey: 'key' });
 
@@ -66,4 +73,27 @@ export async function typesTheAnswers() {
   void data?.price;
   // @ts-expect-error `teapot` is not an error code of the contract
   if (error?.code === 'teapot') return;
+}
+
+export function narrowsAWebhookEventByItsType(headers: Headers, body: string) {
+  const event = verifyWebhook('whsec_c2VjcmV0', headers, body);
+  switch (event.type) {
+    case 'pet.created':
+    case 'pet.updated':
+      void (event.data.name satisfies string);
+      // @ts-expect-error a pet has no quantity
+      void event.data.quantity;
+      break;
+    case 'order.created':
+    case 'order.updated':
+      void (event.data.quantity satisfies number);
+      break;
+    default:
+      // Every type the contract declares is handled above.
+      void (event satisfies never);
+  }
+  // @ts-expect-error no such event type in the contract
+  if (event.type === 'pet.deleted') return;
+  const known: WebhookEvent['type'][] = ['pet.created', 'order.created', 'pet.updated', 'order.updated'];
+  return known;
 }

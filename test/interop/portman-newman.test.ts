@@ -11,6 +11,7 @@ import { loadContract } from '../../contract/bundled.ts';
 import { collectionsOf } from '../../contract/collections.ts';
 import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
+import { escapeRegExp } from '../support/text.ts';
 
 const bin = (name: string) => join(REPOSITORY_ROOT, 'node_modules/.bin', name);
 const run = promisify(execFile);
@@ -24,45 +25,53 @@ interface NewmanReport {
 }
 
 /**
- * The Portman configuration: the tests of portman-config.json, and the ids each collection's
- * create hands to the operations on one item (`{{petId}}` for getPet and updatePet) and to the
- * creates whose body names another collection's item (an order's `petId`), from the contract's
- * collections, so a new collection or operation needs no line here.
+ * The Portman configuration: the tests of portman-config.json, and the ids each create hands on,
+ * from the contract: a create's answer `id` goes to the operations on one item of its path
+ * (`{{petId}}` for getPet and updatePet, `{{endpointId}}` for getWebhookEndpoint), and to the
+ * creates whose body names another collection's item (an order's `petId`), so a new collection or
+ * operation needs no line here.
  */
 async function portmanConfig(): Promise<object> {
   const base = JSON.parse(await readFile(join(REPOSITORY_ROOT, 'test/interop/portman-config.json'), 'utf8'));
-  const collections = collectionsOf(loadContract()).filter((collection) => collection.create && collection.idParameter);
+  const { operations } = loadContract();
+  const creates = operations.filter((operation) => operation.method === 'POST' && '201' in operation.responses);
+  const onItem = creates.flatMap((create) =>
+    operations.flatMap((operation) => {
+      const parameter = operation.path.match(new RegExp(`^${escapeRegExp(create.path)}/\\{(\\w+)\\}$`))?.[1];
+      return parameter === undefined ? [] : [{ create, operation, parameter }];
+    }),
+  );
+  const collections = collectionsOf(loadContract());
   const ids = new Set(collections.map((collection) => collection.idParameter));
   return {
     ...base,
-    assignVariables: collections.map((collection) => ({
-      openApiOperationId: collection.create?.operationId,
-      collectionVariables: [{ responseBodyProp: 'id', name: collection.idParameter }],
-    })),
-    overwrites: collectionsOf(loadContract()).flatMap((collection) => [
-      ...[collection.fetch, collection.update].flatMap((operation) =>
-        operation && collection.idParameter
+    assignVariables: [...new Map(onItem.map(({ create, parameter }) => [create.operationId, parameter]))].map(
+      ([operationId, parameter]) => ({
+        openApiOperationId: operationId,
+        collectionVariables: [{ responseBodyProp: 'id', name: parameter }],
+      }),
+    ),
+    overwrites: [
+      ...onItem.map(({ operation, parameter }) => ({
+        openApiOperationId: operation.operationId,
+        overwriteRequestPathVariables: [{ key: parameter, value: `{{${parameter}}}`, overwrite: true }],
+      })),
+      ...collections.flatMap((collection) => {
+        const named = collection.fields.filter((field) => ids.has(field.name) && field.name !== collection.idParameter);
+        return collection.create && named.length > 0
           ? [
               {
-                openApiOperationId: operation.operationId,
-                overwriteRequestPathVariables: [
-                  { key: collection.idParameter, value: `{{${collection.idParameter}}}`, overwrite: true },
-                ],
+                openApiOperationId: collection.create.operationId,
+                overwriteRequestBody: named.map((field) => ({
+                  key: field.name,
+                  value: `{{{${field.name}}}}`,
+                  overwrite: true,
+                })),
               },
             ]
-          : [],
-      ),
-      ...(collection.create
-        ? [
-            {
-              openApiOperationId: collection.create.operationId,
-              overwriteRequestBody: collection.fields
-                .filter((field) => ids.has(field.name) && field.name !== collection.idParameter)
-                .map((field) => ({ key: field.name, value: `{{{${field.name}}}}`, overwrite: true })),
-            },
-          ].filter((overwrite) => overwrite.overwriteRequestBody.length > 0)
-        : []),
-    ]),
+          : [];
+      }),
+    ],
   };
 }
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerObject } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
-import { type OpenApiDocument, operationObjects } from '../../contract/document.ts';
+import { type OpenApiDocument, operationObjects, resolveRef } from '../../contract/document.ts';
+import { webhookDelivery, webhookEvents } from '../../contract/webhooks.ts';
 import { readConfig } from '../../server/process/config.ts';
 import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 import { componentSchema, contract, keywords, operation, operations } from '../support/contract-document.ts';
@@ -103,9 +104,38 @@ describe('category resource, not designed in 1.0.0', () => {
 });
 
 describe('events', () => {
-  it('declares no webhooks and no callbacks', () => {
-    expect(contract.webhooks).toBeUndefined();
+  const webhooks = webhookEvents(contract);
+
+  it('declares the events the service sends as webhooks, and no callbacks', () => {
+    expect(webhooks.map(({ type }) => type).sort()).toEqual(
+      ['order.created', 'order.updated', 'pet.created', 'pet.updated'].sort(),
+    );
     expect(operations.filter(({ operation: op }) => op.callbacks !== undefined)).toEqual([]);
+  });
+
+  it.each(webhooks)(
+    '$name is an experimental POST, sent without a key, with the Standard Webhooks headers',
+    ({ name }) => {
+      const post = resolveRef<Record<string, unknown>>(contract, (contract.webhooks as Record<string, unknown>)[name])
+        .post as Record<string, unknown>;
+      expect(post.operationId, 'the operationId is the webhook name, which OperationId leaves out').toBe(name);
+      expect(post['x-stability']).toBe('experimental');
+      expect(post.security).toEqual([]);
+      const headers = (post.parameters as unknown[]).map((parameter) =>
+        resolveRef<{ name: string; in: string }>(contract, parameter),
+      );
+      expect(headers.map((header) => `${header.in}:${header.name}`)).toEqual([
+        'header:webhook-id',
+        'header:webhook-timestamp',
+        'header:webhook-signature',
+      ]);
+    },
+  );
+
+  it('states the delivery timeout and the retry schedule as data', () => {
+    const { timeoutSeconds, retryDelaysSeconds } = webhookDelivery(contract);
+    expect(timeoutSeconds).toBeGreaterThan(0);
+    expect(retryDelaysSeconds.length).toBeGreaterThan(0);
   });
 });
 

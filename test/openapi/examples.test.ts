@@ -84,7 +84,10 @@ describe('named examples, which the mock answers with', () => {
 
   it.each(
     operations.flatMap(({ operationId }) =>
-      responses(operationId).map(([status, declared]) => ({ operationId, status, declared })),
+      responses(operationId)
+        // 204 No Content is the one answer without a body.
+        .filter(([status]) => status !== '204')
+        .map(([status, declared]) => ({ operationId, status, declared })),
     ),
   )('$operationId $status declares a body', ({ declared }) => {
     expect(Object.keys(declared.content ?? {})).not.toHaveLength(0);

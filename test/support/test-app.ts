@@ -17,6 +17,8 @@ export interface TestAppOptions {
   logLevel?: LogLevel;
   /** Metrics and traces, as the process opens them from its configuration. */
   telemetry?: ServiceTelemetry;
+  /** WEBHOOKS_ALLOW_PRIVATE: webhooks to the test's own local receivers. */
+  webhooksAllowPrivate?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       clientAddress: () => clientAddress,
       corsOrigins: options.corsOrigins,
       telemetry: options.telemetry,
+      webhooksAllowPrivate: options.webhooksAllowPrivate,
     },
     { storage: sqliteStorage(db, ':memory:', clock, contract, options.telemetry?.storage) },
   );
@@ -66,6 +69,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     /** The pets collection, typed: most tests of the HTTP layer create or read pets. */
     pets: collections('pets') as CollectionStore<Pet>,
     keys,
+    /** The service's storage, its webhooks among it. */
+    storage: service.storage,
     limiters,
     clock,
     apiKey,

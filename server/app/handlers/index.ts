@@ -7,8 +7,9 @@ import type { Handler, Handlers } from '../../../core/http-types.ts';
 import type { ReadinessProbes } from '../readiness.ts';
 import { createOrder } from './create-order.ts';
 import { getHealth, getReadiness } from './health.ts';
+import { type WebhookEndpointDeps, webhookEndpointHandlers } from './webhook-endpoints.ts';
 
-export interface HandlerDeps extends CollectionHandlerDeps {
+export interface HandlerDeps extends CollectionHandlerDeps, Omit<WebhookEndpointDeps, 'cursors'> {
   contract: Contract;
   probes: ReadinessProbes;
 }
@@ -29,6 +30,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     createOrder: createOrder(collection('createOrder'), deps.stores('pets')),
     getOrder: collection('getOrder'),
     updateOrder: collection('updateOrder'),
+    ...webhookEndpointHandlers(deps),
     getHealth: getHealth(),
     getReadiness: getReadiness(deps.probes),
   };

@@ -1,6 +1,7 @@
 // The contract's collections in PostgreSQL: their tables brought in line with the contract by the
 // migration (under its advisory lock), and a store per collection on the pool.
 import type pg from 'pg';
+import type { Collection } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
 import type {
   CollectionStore,
@@ -18,6 +19,7 @@ import {
   collectionTables,
   defaultLiteral,
   rowReader,
+  sameItem,
   selectList,
   toColumn,
 } from '../collection-tables.ts';
@@ -87,10 +89,11 @@ export function postgresCollectionStores(
   pool: pg.Pool,
   contract: Contract,
   idempotency = new PostgresIdempotencyStore(pool),
+  recordWrite?: PostgresWriteRecorder,
 ): CollectionStores {
   const stores = new Map(
     collectionTables(contract).map(
-      (table) => [table.name, new PostgresCollectionStore(pool, table, idempotency)] as const,
+      (table) => [table.name, new PostgresCollectionStore(pool, table, idempotency, recordWrite)] as const,
     ),
   );
   return (name) => {
@@ -99,6 +102,17 @@ export function postgresCollectionStores(
     return store;
   };
 }
+
+/**
+ * What a write to a collection tells the webhooks, on the connection of the write's transaction,
+ * so that its event commits with it or not at all.
+ */
+export type PostgresWriteRecorder = (
+  db: pg.Pool | pg.PoolClient,
+  collection: Collection,
+  change: 'created' | 'updated',
+  item: Item,
+) => Promise<void>;
 
 /**
  * A collection in PostgreSQL, shared by every instance of the service. No read cache: another
@@ -114,9 +128,16 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #update: NamedStatement;
   readonly #pages = new Map<string, NamedStatement>();
   readonly #idempotency: PostgresIdempotencyStore;
+  readonly #recordWrite: PostgresWriteRecorder | undefined;
 
-  constructor(pool: pg.Pool, table: CollectionTable, idempotency: PostgresIdempotencyStore) {
+  constructor(
+    pool: pg.Pool,
+    table: CollectionTable,
+    idempotency: PostgresIdempotencyStore,
+    recordWrite: PostgresWriteRecorder | undefined,
+  ) {
     this.#pool = pool;
+    this.#recordWrite = recordWrite;
     this.#idempotency = idempotency;
     this.#table = table;
     this.#read = rowReader('postgres', table);
@@ -139,7 +160,8 @@ class PostgresCollectionStore implements CollectionStore {
       const { rows } = await execute<Item>(client, this.#lock, [id]);
       const current = rows[0];
       if (!current) return undefined;
-      const fields = change(this.#read(current));
+      const before = this.#read(current);
+      const fields = change(before);
       assertStorable('postgres', this.#table, fields);
       const updated = await execute<Item>(client, this.#update, [
         ...this.#table.fields.map((field) => toColumn('postgres', field, fields[field.name])),
@@ -147,7 +169,11 @@ class PostgresCollectionStore implements CollectionStore {
       ]);
       const [stored] = updated.rows;
       if (!stored) throw new Error(`PostgreSQL returned no row for an updated ${this.#table.collection.noun}.`);
-      return this.#read(stored);
+      const item = this.#read(stored);
+      // The change's event commits with it, or neither does; a change to what the item was is none.
+      if (this.#recordWrite && !sameItem(before, item))
+        await this.#recordWrite(client, this.#table.collection, 'updated', item);
+      return item;
     });
   }
 
@@ -175,7 +201,10 @@ class PostgresCollectionStore implements CollectionStore {
     );
     const [stored] = rows;
     if (!stored) throw new Error(`PostgreSQL returned no row for an inserted ${this.#table.collection.noun}.`);
-    return this.#read(stored);
+    const created = this.#read(stored);
+    // `db` is the create's transaction whenever a recorder is set (create and createOnce).
+    if (this.#recordWrite) await this.#recordWrite(db, this.#table.collection, 'created', created);
+    return created;
   }
 
   async get(id: number): Promise<Item | undefined> {

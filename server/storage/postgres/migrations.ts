@@ -103,6 +103,39 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION animal_store_api_keys_changed();
     `,
   },
+  {
+    version: 7,
+    // Webhooks, as SQLite's sixth step: the endpoints of each key line, and the outbox of
+    // deliveries written in the transaction of the create that caused the event. Instances claim
+    // due deliveries with FOR UPDATE SKIP LOCKED and lease them by moving next_attempt_at.
+    sql: `
+      CREATE TABLE webhook_endpoints (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        key_line bigint NOT NULL,
+        url text NOT NULL,
+        events text[] NOT NULL,
+        description text,
+        secret text NOT NULL,
+        created_at text NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_key_line ON webhook_endpoints (key_line, position);
+      CREATE TABLE webhook_deliveries (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        endpoint_id text NOT NULL,
+        type text NOT NULL,
+        body text NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at bigint NOT NULL,
+        last_error text,
+        created_at text NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+      CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
+    `,
+  },
 ];
 
 /**

@@ -1,8 +1,10 @@
 import pg from 'pg';
 import { loadContract } from '../../../contract/bundled.ts';
 import type { Contract } from '../../../contract/contract.ts';
+import { webhookEvents } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
+import { webhookIdentifiers } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
 import { postgresCollectionStores } from './collections.ts';
 import {
@@ -17,6 +19,7 @@ import { listenForKeyChanges } from './key-changes.ts';
 import { PostgresKeyStore } from './key-store.ts';
 import { migratePostgres } from './migrations.ts';
 import { getOrCreatePostgresSecret } from './stored-secret.ts';
+import { PostgresWebhookStore } from './webhooks.ts';
 
 export interface PostgresStorageOptions {
   /** Connections the pool opens at most; requests beyond them wait (up to connectTimeoutMs) for one. */
@@ -60,10 +63,20 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   try {
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);
     const idempotency = new PostgresIdempotencyStore(pool);
+    const webhooks = new PostgresWebhookStore(
+      pool,
+      idempotency,
+      clock,
+      webhookEvents(contract.document).map(({ type }) => type),
+      webhookIdentifiers,
+    );
     const keys = new PostgresKeyStore(pool, clock, (changed) => listenForKeyChanges(url, changed));
     return {
-      collections: postgresCollectionStores(pool, contract, idempotency),
+      collections: postgresCollectionStores(pool, contract, idempotency, (db, collection, change, item) =>
+        webhooks.record(db, collection, change, item),
+      ),
       idempotency,
+      webhooks,
       keys,
       cursorSecret,
       async ping() {

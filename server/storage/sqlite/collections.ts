@@ -1,6 +1,7 @@
 // The contract's collections in SQLite: their tables brought in line with the contract when the
 // database opens, and a store per collection with group commit and read caches.
 import type { Database, Statement } from 'better-sqlite3';
+import type { Collection } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
 import type {
   CollectionStore,
@@ -19,6 +20,7 @@ import {
   collectionTables,
   defaultLiteral,
   rowReader,
+  sameItem,
   selectList,
   toColumn,
 } from '../collection-tables.ts';
@@ -35,7 +37,15 @@ export interface SqliteStoreOptions {
   observer?: StorageObserver;
   /** Throws UnavailableError when DATABASE_PATH no longer names the open file; checks nothing by default. */
   checkFile?: () => void;
+  /**
+   * Records the event of a write (`pet.created`) inside the write's transaction, so it commits
+   * with the write or not at all: the webhooks' outbox. Nothing by default.
+   */
+  recordWrite?: WriteRecorder;
 }
+
+/** What a write to a collection tells the webhooks, in its transaction (synchronous, as SQLite's are). */
+type WriteRecorder = (collection: Collection, change: 'created' | 'updated', item: Item) => void;
 
 /** A create waiting for its group commit, with its claim on an idempotency key if it has one. */
 interface PendingCreate {
@@ -113,11 +123,12 @@ export function sqliteCollectionStores(
   db: Database,
   contract: Contract,
   idempotency = new SqliteIdempotencyStore(db),
-  { observer = {}, checkFile = () => {} }: SqliteStoreOptions = {},
+  { observer = {}, checkFile = () => {}, recordWrite = () => {} }: SqliteStoreOptions = {},
 ): CollectionStores {
   const stores = new Map(
     collectionTables(contract).map(
-      (table) => [table.name, new SqliteCollectionStore(db, table, idempotency, { observer, checkFile })] as const,
+      (table) =>
+        [table.name, new SqliteCollectionStore(db, table, idempotency, { observer, checkFile, recordWrite })] as const,
     ),
   );
   return (name) => {
@@ -137,14 +148,16 @@ class SqliteCollectionStore implements CollectionStore {
   readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
   readonly #update: (id: number, change: ItemChange) => Item | undefined;
   readonly #checkFile: () => void;
+  readonly #recordWrite: WriteRecorder;
 
   constructor(
     db: Database,
     table: CollectionTable,
     idempotency: SqliteIdempotencyStore,
-    { observer, checkFile }: Required<SqliteStoreOptions>,
+    { observer, checkFile, recordWrite }: Required<SqliteStoreOptions>,
   ) {
     this.#db = db;
+    this.#recordWrite = recordWrite;
     this.#table = table;
     this.#read = rowReader('sqlite', table);
     this.#get = statement(db, `SELECT ${selectList(table)} FROM ${table.name} WHERE id = ?`);
@@ -170,7 +183,8 @@ class SqliteCollectionStore implements CollectionStore {
         const [stored] = insert.all(...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])));
         if (!stored) throw new Error(`SQLite returned no row for an inserted ${table.collection.noun}.`);
         const created = this.#read(stored);
-        // In the batch's transaction: the answer commits with the item, or neither does.
+        // In the batch's transaction: the answer and the event commit with the item, or none does.
+        this.#recordWrite(table.collection, 'created', created);
         if (claim && answerOf) idempotency.recordNow(claim, answerOf(created));
         return { created };
       }),
@@ -185,12 +199,16 @@ class SqliteCollectionStore implements CollectionStore {
     this.#update = db.transaction((id: number, change: ItemChange): Item | undefined => {
       const row = this.#get.get(id);
       if (!row) return undefined;
-      const fields = change(this.#read(row));
+      const current = this.#read(row);
+      const fields = change(current);
       assertStorable('sqlite', table, fields);
       // `all`, never `get`: see the insert.
       const [stored] = update.all(...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])), id);
       if (!stored) throw new Error(`SQLite returned no row for an updated ${table.collection.noun}.`);
-      return this.#read(stored);
+      const updated = this.#read(stored);
+      // The change's event commits with it, or neither does; a change to what the item was is none.
+      if (!sameItem(current, updated)) this.#recordWrite(table.collection, 'updated', updated);
+      return updated;
     }).immediate;
     this.#creates = new GroupCommit(
       (items) =>

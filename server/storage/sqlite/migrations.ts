@@ -145,6 +145,40 @@ export const MIGRATIONS: readonly Migration[] = [
       ],
     ),
   },
+  {
+    version: 6,
+    // Webhooks: the endpoints of each key line, and the outbox of deliveries, one per event and
+    // subscribed endpoint, written in the transaction of the create that caused the event.
+    // `position` orders an endpoint list and its cursors; `next_attempt_at` (Unix milliseconds)
+    // is when a pending delivery is due, or leased until while an attempt runs.
+    sql: `
+      CREATE TABLE webhook_endpoints (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        key_line INTEGER NOT NULL,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        description TEXT,
+        secret TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_endpoints_key_line ON webhook_endpoints (key_line, position);
+      CREATE TABLE webhook_deliveries (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        endpoint_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+      CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
+    `,
+  },
 ];
 
 /**

@@ -1,7 +1,9 @@
 import { loadContract } from '../../../contract/bundled.ts';
 import type { Contract } from '../../../contract/contract.ts';
+import { webhookEvents } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
+import { webhookIdentifiers } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage, type StorageObserver } from '../storage.ts';
 import { sqliteCollectionStores } from './collections.ts';
 import { type Database, openDatabase } from './database.ts';
@@ -11,6 +13,7 @@ import { SqliteIdempotencyStore } from './idempotency.ts';
 import { SqliteKeyStore } from './key-store.ts';
 import { statement } from './statement-cache.ts';
 import { getOrCreateSecret } from './stored-secret.ts';
+import { SqliteWebhookStore } from './webhooks.ts';
 
 /** The settings row the readiness probe writes and deletes in one transaction. */
 const READINESS_PROBE = 'readiness_probe';
@@ -44,9 +47,21 @@ export function sqliteStorage(
 ): Storage {
   const idempotency = new SqliteIdempotencyStore(db);
   const checkFile = databaseFileCheck(path);
-  return {
-    collections: sqliteCollectionStores(db, contract, idempotency, { observer, checkFile }),
+  const webhooks = new SqliteWebhookStore(
+    db,
     idempotency,
+    clock,
+    webhookEvents(contract.document).map(({ type }) => type),
+    webhookIdentifiers,
+  );
+  return {
+    collections: sqliteCollectionStores(db, contract, idempotency, {
+      observer,
+      checkFile,
+      recordWrite: (collection, change, item) => webhooks.recordNow(collection, change, item),
+    }),
+    idempotency,
+    webhooks,
     keys: new SqliteKeyStore(db, clock),
     cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
     async ping() {

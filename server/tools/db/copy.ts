@@ -33,6 +33,8 @@ const BATCH_ROWS = 1_000;
 const API_KEYS = { table: 'api_keys', noun: 'API key' } as const;
 const SETTINGS = 'settings';
 const IDEMPOTENCY_KEYS = 'idempotency_keys';
+/** Webhooks' tables, ordered by `position` (their `id` is text), copied apart. */
+const WEBHOOK_TABLES = ['webhook_endpoints', 'webhook_deliveries'] as const;
 
 /**
  * Copies every table of the SQLite database at `sourcePath` (each collection of the contract, the
@@ -61,7 +63,12 @@ export async function copySqliteToPostgres(
       })),
       API_KEYS,
     ];
-    refuseUnknownTables(source, sourcePath, [...copied.map(({ table }) => table), SETTINGS, IDEMPOTENCY_KEYS]);
+    refuseUnknownTables(source, sourcePath, [
+      ...copied.map(({ table }) => table),
+      SETTINGS,
+      IDEMPOTENCY_KEYS,
+      ...WEBHOOK_TABLES,
+    ]);
     await migratePostgres(targetUrl, DEFAULT_CONNECT_TIMEOUT_MS, contract);
     source.exec('BEGIN');
     try {
@@ -69,7 +76,9 @@ export async function copySqliteToPostgres(
         inTransaction(client, async () => {
           const tables = copied.map(({ table }) => table);
           // Keeps a server started on the target meanwhile from writing (it waits) until the copy commits.
-          await client.query(`LOCK TABLE ${[...tables, SETTINGS, IDEMPOTENCY_KEYS].join(', ')} IN EXCLUSIVE MODE`);
+          await client.query(
+            `LOCK TABLE ${[...tables, SETTINGS, IDEMPOTENCY_KEYS, ...WEBHOOK_TABLES].join(', ')} IN EXCLUSIVE MODE`,
+          );
           await refuseOccupied(client, target, copied);
           const counts = [];
           for (const { table, noun } of copied) {
@@ -77,6 +86,8 @@ export async function copySqliteToPostgres(
           }
           const cursorSecret = await copySettings(source, client);
           const idempotencyAnswers = await copyIdempotencyAnswers(source, client);
+          // Endpoints and the outbox as they stand: pending deliveries are sent by the new servers.
+          for (const table of WEBHOOK_TABLES) await copyByPosition(source, client, table);
           return { tables: counts, cursorSecret, idempotencyAnswers, target };
         }),
       );
@@ -200,6 +211,48 @@ async function copySettings(source: Database, client: pg.Client): Promise<boolea
     await client.query('INSERT INTO settings (key, value) VALUES ($1, $2)', [key, value]);
   }
   return settings.some(({ key }) => key === CURSOR_SECRET_SETTING);
+}
+
+/**
+ * Every row of a webhook table in `position` order, in batches, keeping positions (an endpoint
+ * list's cursors name them); an endpoint's events, JSON text in SQLite, become PostgreSQL's text[].
+ */
+async function copyByPosition(source: Database, client: pg.Client, table: string): Promise<void> {
+  const names = statement<[], { name: string }>(source, `PRAGMA table_info(${table})`)
+    .all()
+    .map((column) => column.name);
+  const { rows: targetColumns } = await client.query<{ column_name: string; udt_name: string }>(
+    `SELECT column_name, udt_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
+    [table],
+  );
+  const typeOf = new Map(targetColumns.map((column) => [column.column_name, column.udt_name]));
+  const read = statement<[number, number], unknown[]>(
+    source,
+    `SELECT ${names.join(', ')} FROM ${table} WHERE position > ? ORDER BY position LIMIT ?`,
+  ).raw();
+  // An array column cannot go through unnest as an array of arrays: it travels as JSON text.
+  const selected = names.map((name, index) =>
+    typeOf.get(name) === '_text' ? `ARRAY(SELECT jsonb_array_elements_text(c${index}::jsonb))` : `c${index}`,
+  );
+  const unnest = names
+    .map((name, index) => `$${index + 1}::${typeOf.get(name) === '_text' ? 'text' : typeOf.get(name)}[]`)
+    .join(', ');
+  const aliases = names.map((_, index) => `c${index}`).join(', ');
+  const insert = `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE
+    SELECT ${selected.join(', ')} FROM unnest(${unnest}) AS source (${aliases})`;
+  let afterPosition = 0;
+  for (;;) {
+    const rows = read.all(afterPosition, BATCH_ROWS);
+    const last = rows.at(-1);
+    if (last === undefined) break;
+    await client.query(
+      insert,
+      names.map((_, column) => rows.map((row) => row[column])),
+    );
+    afterPosition = Number(last[names.indexOf('position')]);
+  }
+  if (afterPosition > 0)
+    await client.query(`SELECT setval(pg_get_serial_sequence($1, 'position'), $2::bigint)`, [table, afterPosition]);
 }
 
 /** The kept answers, in batches; they have no id, so they are read in rowid order. */

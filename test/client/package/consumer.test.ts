@@ -100,7 +100,7 @@ describe('@animal-store/client installed from its tarball', { timeout: 60_000 },
     if (consumer) await rm(consumer, { recursive: true, force: true });
   });
 
-  it('ships the build and its manifest only, with openapi-fetch its one dependency and msw an optional peer', async () => {
+  it('ships the build and its manifest only, with openapi-fetch and standardwebhooks its dependencies and msw an optional peer', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.trim().split('\n');
     expect(files.filter((file) => !file.startsWith('package/dist/'))).toEqual(['package/package.json']);
@@ -108,7 +108,7 @@ describe('@animal-store/client installed from its tarball', { timeout: 60_000 },
       expect.arrayContaining(['package/dist/index.js', 'package/dist/msw.js', 'package/dist/types/client/index.d.ts']),
     );
     const installed = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8'));
-    expect(Object.keys(installed.dependencies)).toEqual(['openapi-fetch']);
+    expect(Object.keys(installed.dependencies)).toEqual(['openapi-fetch', 'standardwebhooks']);
     expect(installed.peerDependencies).toEqual({ msw: expect.any(String) });
     expect(installed.peerDependenciesMeta).toEqual({ msw: { optional: true } });
   });

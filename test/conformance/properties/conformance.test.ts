@@ -79,6 +79,9 @@ describe.each(OPERATION_IDS)('%s, against its schemas', (operationId) => {
     await fc.assert(
       fc.asyncProperty(validRequests(operationId), async (request) => {
         const response = await exchange(request);
+        // The suite's key line holds few webhook endpoints: each one registered here goes again.
+        if (operationId === 'createWebhookEndpoint' && response.status === 201)
+          await exchange({ method: 'DELETE', path: `/webhook-endpoints/${(response.body as { id: string }).id}` });
         throwIfProblems(request, response, acceptanceProblems(request, response));
       }),
       { numRuns: (RUNS[operationId] ?? OTHER_RUNS).valid },

@@ -1,4 +1,5 @@
 import { loadContract } from '../../../contract/bundled.ts';
+import { FREE_PLAN_KEYS_NEEDED } from '../../support/conformance/limited-keys.ts';
 import { type RealServer, startRealServer } from '../../support/conformance/real-server.ts';
 
 /** The one operation with a sunset. */
@@ -24,7 +25,7 @@ export interface RealServers {
 export async function startRealServers(): Promise<RealServers> {
   const at = sunsetInstant();
   const [main, afterSunset, storageDown, internalFailure] = await Promise.all([
-    startRealServer({ freePlanKeys: 2 }),
+    startRealServer({ freePlanKeys: FREE_PLAN_KEYS_NEEDED }),
     startRealServer({ clock: { now: () => at } }),
     startRealServer({ failingStorage: 'unavailable' }),
     startRealServer({ failingStorage: 'unexpected' }),

@@ -68,9 +68,12 @@ const operationViews = operations.map(({ operationId, operation }) => {
       ),
       `the curl sample of ${operationId}`,
     ).source.split('\n')[0] as string,
-    exampleStrings: stringLeaves(
-      defined(namedExamples(jsonContent(successResponse))[0], `an example of ${operationId}'s success`)[1].value,
-    ).map((text) => JSON.stringify(text)),
+    // A 204 has no body, so no example to show.
+    exampleStrings: successResponse.content
+      ? stringLeaves(
+          defined(namedExamples(jsonContent(successResponse))[0], `an example of ${operationId}'s success`)[1].value,
+        ).map((text) => JSON.stringify(text))
+      : [],
   };
 });
 

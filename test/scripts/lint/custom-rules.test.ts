@@ -310,6 +310,18 @@ const violations: Array<{
     pointer: `#${transitions}`,
   },
   {
+    ruleId: 'animal-store/webhook-delivery',
+    violation: 'a delivery timeout of zero',
+    mutate: set('', 'x-webhook-delivery', { timeoutSeconds: 0, retryDelaysSeconds: [5] }),
+    pointer: '#/x-webhook-delivery',
+  },
+  {
+    ruleId: 'animal-store/webhook-delivery',
+    violation: 'a retry wait written as text',
+    mutate: set('', 'x-webhook-delivery', { timeoutSeconds: 10, retryDelaysSeconds: ['5s'] }),
+    pointer: '#/x-webhook-delivery',
+  },
+  {
     ruleId: 'no-unused-components',
     violation: 'a schema nothing references',
     mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
@@ -379,6 +391,11 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
     ruleId: 'animal-store/transitions',
     variant: 'a state with no entry of its own (no way out of it)',
     mutations: [remove(transitions, 'sold')],
+  },
+  {
+    ruleId: 'animal-store/webhook-delivery',
+    variant: 'a timeout and the Standard Webhooks schedule',
+    mutations: [set('', 'x-webhook-delivery', { timeoutSeconds: 10, retryDelaysSeconds: [5, 300, 1800] })],
   },
   {
     ruleId: 'rule/operation-id-camel-case',

@@ -12,6 +12,7 @@ import { runDiff } from '../../../scripts/release/diff-command.ts';
 import { runRelease } from '../../../scripts/release/release-command.ts';
 import { bumped, compareVersions, formatVersion, parseVersion } from '../../../scripts/release/version.ts';
 import { defined } from '../../support/defined.ts';
+import { escapeRegExp } from '../../support/text.ts';
 import { addWidgetsCollection } from '../../support/widgets-collection.ts';
 import { createWorkspace, positionOf, repoRoot, type Workspace } from '../../support/workspace.ts';
 
@@ -77,42 +78,54 @@ async function diff(base?: string): Promise<{ code: number; lines: string[] }> {
 }
 
 /**
- * The example files of answers that carry animals (a Pet, or a list of them), as the contract's
- * responses name them: each shows `status`, so each loses it with the schema.
+ * What carries animals, as the contract declares it: the JSON of each answer that is a Pet or a
+ * list of them, and of each webhook whose payload's `data` is a Pet, with how `npm run diff` names
+ * its operation or webhook (`GET /pets`, `webhook petCreated (experimental)`).
  */
+const PET_CARRIERS = ((): Array<{ name: string; media: JsonObject }> => {
+  const { document, operations } = loadContract();
+  const stability = (definition: JsonObject) => (definition['x-stability'] === 'experimental' ? ' (experimental)' : '');
+  const jsonOf = (node: unknown) =>
+    (resolveRef<JsonObject>(document, node ?? {}).content as Record<string, JsonObject> | undefined)?.[
+      'application/json'
+    ];
+  const answers = operations.flatMap(({ method, path, definition, responses }) =>
+    Object.values(responses).flatMap((response) => {
+      const media = jsonOf(response.definition);
+      const schema = media && resolveRef<JsonObject>(document, media.schema ?? {});
+      return media && (isPet(media.schema) || isPet(schema?.items))
+        ? [{ name: `${method} ${path}${stability(definition)}`, media }]
+        : [];
+    }),
+  );
+  const webhooks = Object.entries((document.webhooks ?? {}) as Record<string, JsonObject>).flatMap(([name, item]) =>
+    Object.values(item).flatMap((operation) => {
+      const definition = resolveRef<JsonObject>(document, operation);
+      const media = jsonOf(definition.requestBody);
+      const payload = media && resolveRef<JsonObject>(document, media.schema ?? {});
+      const data = (payload?.properties as Record<string, unknown> | undefined)?.data;
+      return media && isPet(data) ? [{ name: `webhook ${name}${stability(definition)}`, media }] : [];
+    }),
+  );
+  return [...answers, ...webhooks];
+})();
+
+/** The example files of what carries animals: each shows `status`, so each loses it with the schema. */
 const PET_EXAMPLES = [
   ...new Set(
-    loadContract().operations.flatMap((operation) =>
-      Object.values(operation.responses).flatMap(({ definition }) => {
-        const media = (definition.content as Record<string, JsonObject> | undefined)?.['application/json'];
-        if (!carriesPets(media?.schema)) return [];
-        return Object.values((media?.examples ?? {}) as Record<string, { $ref?: string }>).flatMap(({ $ref }) =>
-          $ref === undefined ? [] : [`openapi/components/examples/${$ref.slice($ref.lastIndexOf('/') + 1)}.yaml`],
-        );
-      }),
+    PET_CARRIERS.flatMap(({ media }) =>
+      Object.values((media.examples ?? {}) as Record<string, { $ref?: string }>).flatMap(({ $ref }) =>
+        $ref === undefined ? [] : [`openapi/components/examples/${$ref.slice($ref.lastIndexOf('/') + 1)}.yaml`],
+      ),
     ),
   ),
 ];
 
-/** The operations whose answers carry animals, as `npm run diff` names them: `GET /pets`, `PATCH /pets/{petId} (experimental)`. */
-const PET_OPERATIONS = loadContract()
-  .operations.filter((operation) =>
-    Object.values(operation.responses).some(({ definition }) =>
-      carriesPets((definition.content as Record<string, JsonObject> | undefined)?.['application/json']?.schema),
-    ),
-  )
-  .map(
-    ({ method, path, definition }) =>
-      `${method} ${path}${definition['x-stability'] === 'experimental' ? ' (experimental)' : ''}`,
-  );
+/** What carries animals, as `npm run diff` names it, each once, in the contract's order. */
+const PET_OPERATIONS = [...new Set(PET_CARRIERS.map(({ name }) => name))];
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Whether a response schema is the Pet schema or an array of it. */
-function carriesPets(schema: unknown): boolean {
-  const document = loadContract().document;
-  const isPet = (node: unknown) => (node as { $ref?: string } | undefined)?.$ref === '#/components/schemas/Pet';
-  return isPet(schema) || isPet(resolveRef<JsonObject>(document, schema ?? {}).items);
+function isPet(node: unknown): boolean {
+  return (node as { $ref?: string } | undefined)?.$ref === '#/components/schemas/Pet';
 }
 
 /** Pet.status removed, and from the examples of Pet too, so the contract still passes its lint. */

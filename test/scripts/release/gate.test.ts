@@ -480,3 +480,38 @@ describe('the breaking-change gate on edits of the 1.0.0 contract', () => {
     expect(runGate(base as OpenApiDocument, working as OpenApiDocument).bump).toBe(bump);
   });
 });
+
+describe('a webhook payload, which receivers read as clients read a response', () => {
+  // The working contract's webhooks, made stable on both sides: what a release would promise.
+  const withStableWebhooks = (() => {
+    const document = JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'openapi.json'), 'utf8')) as Bundle;
+    for (const webhook of Object.values(document.webhooks as Bundle)) delete webhook.post['x-stability'];
+    return document;
+  })();
+  const edited = (edit: (document: Bundle) => void) => {
+    const working = structuredClone(withStableWebhooks);
+    edit(working);
+    return runGate(withStableWebhooks as OpenApiDocument, working as OpenApiDocument);
+  };
+
+  it('breaks receivers when a field is removed from it, naming the webhook', () => {
+    const result = edited((document) => {
+      delete schemas(document).PetCreatedEvent.properties.timestamp;
+      schemas(document).PetCreatedEvent.required = ['type', 'data'];
+    });
+    const removed = result.judgements.find((judgement) => judgement.what === 'removed PetCreatedEvent.timestamp');
+    expect(removed).toMatchObject({ class: 'breaking', verdict: 'fails' });
+    expect(removed?.operations.map((affected) => affected.name)).toEqual(['webhook petCreated']);
+    expect(result.passed).toBe(false);
+  });
+
+  it('breaks no receiver when a field is added to it', () => {
+    const result = edited((document) => {
+      schemas(document).PetCreatedEvent.properties.source = { type: 'string', maxLength: 20 };
+    });
+    expect(result.judgements.find((judgement) => judgement.what === 'added PetCreatedEvent.source')).toMatchObject({
+      class: 'non-breaking',
+    });
+    expect(result.passed).toBe(true);
+  });
+});

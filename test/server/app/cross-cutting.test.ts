@@ -169,6 +169,19 @@ describe('errors', () => {
       ['no key', (app) => app.app.request('/v1/pets')],
       ['unknown key', (app) => app.request('/v1/pets', { headers: { Authorization: 'Bearer ask_unknown' } })],
       ['unknown path', (app) => app.request('/v1/nope')],
+      [
+        'too many webhook endpoints',
+        async (app) => {
+          const register = () =>
+            app.request('/v1/webhook-endpoints', {
+              method: 'POST',
+              json: { url: 'https://93.184.215.14/hooks', events: ['pet.created'] },
+            });
+          let response = await register();
+          while (response.status === 201) response = await register();
+          return response;
+        },
+      ],
       ['missing pet', (app) => app.request('/v1/pets/999')],
       ['other method', (app) => app.request('/v1/pets', { method: 'DELETE' })],
       [

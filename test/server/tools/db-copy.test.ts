@@ -182,6 +182,33 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     });
   });
 
+  it('carries the webhook endpoints and the deliveries not yet sent, so the new servers send them', async () => {
+    const path = join(tempDir(), 'hooks.db');
+    const storage = openSqliteStorage(path, clock);
+    const { record } = await storage.keys.create({ plan: 'free' });
+    const endpoint = await storage.webhooks.endpointsOf(record.lineage, 10).create({
+      url: 'https://93.184.215.14/hooks',
+      events: ['pet.created', 'order.created'],
+      description: 'Stock',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Jf6rmMEv2U=',
+      createdAt: '2026-11-28T14:00:00.000Z',
+    });
+    const pet = await storage.collections('pets').create({ name: 'Rex', categoryId: 1, status: 'available' });
+    await storage.close();
+    const url = await emptyPostgres();
+    expect((await run(['copy', '--from', path, '--to', url])).code).toBe(0);
+
+    const target = await openPostgres(url);
+    const { secret: _, ...listed } = endpoint;
+    expect(await target.webhooks.get(record.lineage, endpoint.id)).toEqual(listed);
+    // Due from the moment of the create, by the source's clock.
+    const due = await target.webhooks.claimDue(clock.now(), 10, clock.now() + 60_000);
+    expect(due).toEqual([
+      expect.objectContaining({ endpointId: endpoint.id, secret: endpoint.secret, type: 'pet.created' }),
+    ]);
+    expect(JSON.parse(due[0]?.body ?? '{}').data).toEqual(pet);
+  });
+
   it('continues ids after the highest the source ever gave, also that of a deleted pet', async () => {
     const source = await seededSqlite();
     const url = await emptyPostgres();

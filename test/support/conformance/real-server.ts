@@ -20,7 +20,7 @@ export interface RealServerOptions {
   clock?: Clock;
   freePlanKeys?: number;
   /**
-   * Every read and write of the collections fails: as SQLite fails on a full or locked disk
+   * Every read and write of the collections and webhook endpoints fails: as SQLite fails on a full or locked disk
    * (`unavailable`), or with an error nobody expected (`unexpected`, a bug); keys still work.
    */
   failingStorage?: 'unavailable' | 'unexpected';
@@ -56,6 +56,12 @@ export async function startRealServer({
       );
       Object.assign(store, Object.fromEntries(methods.map((name) => [name, fail])));
     }
+    Object.assign(service.storage.webhooks, {
+      list: fail,
+      get: fail,
+      delete: fail,
+      endpointsOf: () => ({ create: fail, createOnce: fail }),
+    });
     // The readiness probe asks the storage itself, as in production.
     service.storage.ping = fail;
   }

@@ -1,0 +1,38 @@
+// One delivery attempt checks the address it connects to, not only the one registered: a name
+// that resolves to a private address by now (DNS rebinding) is refused before any byte is sent.
+import { afterEach, describe, expect, it } from 'vitest';
+import { send } from '../../../server/events/send.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+const attempt = (url: string) => ({ id: 'evt_AAAAAAAAAAAAAAAAAAAAAA', url, secret: 'whsec_AAAA', body: '{}', now: 0 });
+const options = { timeoutMs: 10_000, userAgent: 'test', allowPrivate: false };
+
+describe('a delivery attempt', () => {
+  it.each([
+    [
+      'a name that resolves to loopback',
+      (port: number) => `https://localhost:${port}/hooks`,
+      /^localhost resolves to .*, which is a loopback address$/,
+    ],
+    ['a loopback literal', (port: number) => `https://127.0.0.1:${port}/hooks`, /^127\.0\.0\.1 is a loopback address$/],
+    ['http', (port: number) => `http://127.0.0.1:${port}/hooks`, /http: is not https/],
+  ])('refuses %s and sends nothing', async (_, url, problem) => {
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    const { port } = new URL(receiver.url);
+    expect(await send(attempt(url(Number(port))), options)).toMatch(problem);
+    expect(receiver.received).toEqual([]);
+  });
+
+  it('sends to a local receiver under WEBHOOKS_ALLOW_PRIVATE', async () => {
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    expect(await send(attempt(receiver.url), { ...options, allowPrivate: true })).toBeUndefined();
+    expect(receiver.received).toHaveLength(1);
+  });
+});
