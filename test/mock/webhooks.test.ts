@@ -1,5 +1,6 @@
 // The mocks and webhooks: the stateful mock keeps the endpoints registered through the API and
-// sends each create's event to them at once, signed so that standardwebhooks verifies it, and
+// sends each create's and each change's event to them at once, signed so that standardwebhooks
+// verifies it (a change that changed nothing sends none), and
 // sends the contract's example of any event type on `POST /__mock/events`; the static mock
 // answers the endpoint operations from the contract.
 import { Webhook } from 'standardwebhooks';
@@ -64,6 +65,38 @@ describe('the stateful mock', () => {
 
     expect((await request(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await request(`/v1/webhook-endpoints/${endpoint.id}`)).status).toBe(404);
+  });
+
+  it('sends each change to those subscribed to its .updated event, and nothing for a change that changed nothing', async () => {
+    const { request } = await statefulMock();
+    const hooks = await receiver();
+    const endpoint = (await (
+      await request('/v1/webhook-endpoints', { method: 'POST', json: { url: hooks.url, events: ['pet.updated'] } })
+    ).json()) as Created;
+    const { id } = (await (
+      await request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 } })
+    ).json()) as { id: number };
+    const patch = (body: object) =>
+      request(`/v1/pets/${id}`, {
+        method: 'PATCH',
+        body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      });
+
+    const pending = await (await patch({ status: 'pending' })).json();
+    expect((await patch({ status: 'pending' })).status).toBe(200);
+    const renamed = await (await patch({ name: 'Rexy' })).json();
+
+    await vi.waitFor(() => expect(hooks.received).toHaveLength(2));
+    const sent = hooks.received.map((hook) => new Webhook(endpoint.secret).verify(hook.body, signatureHeaders(hook)));
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'pet.updated', data: pending }),
+        expect.objectContaining({ type: 'pet.updated', data: renamed }),
+      ]),
+    );
+    // Sent at once, in the order of the changes: had the second change sent one, it came before the third's.
+    expect(hooks.received).toHaveLength(2);
   });
 
   it.each(events)('sends the contract example of $type on POST /__mock/events', async ({ type, example }) => {

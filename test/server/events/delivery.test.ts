@@ -1,7 +1,8 @@
 // Webhooks as a receiver sees them: each create a subscribed endpoint asked for arrives signed so
 // that the standardwebhooks package verifies it, with the body the create answered; failures are
 // retried on the contract's schedule with the same webhook-id, then given up; a revoked key line
-// gets nothing more; a create that did not commit sends nothing.
+// gets nothing more; a create that did not commit sends nothing. A change (PATCH) arrives as its
+// `.updated` event with the body the change answered; a change that changed nothing sends none.
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
@@ -149,5 +150,61 @@ describe('pet.created and order.created', () => {
     await vi.waitFor(() => expect(hooks.received).toHaveLength(1));
     expect(JSON.parse(defined(hooks.received[0], 'the webhook').body).data.name).toBe('Kept');
     expect(t.db.prepare('SELECT count(*) AS n FROM webhook_deliveries').get()).toEqual({ n: 1 });
+  });
+});
+
+const change = (t: TestApp, path: string, patch: object) =>
+  t.request(path, {
+    method: 'PATCH',
+    body: JSON.stringify(patch),
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+  });
+
+describe('pet.updated and order.updated', () => {
+  it('reach the endpoints subscribed to them with the body the change answered, and a change that changed nothing sends none', async () => {
+    const t = await app();
+    const pets = await receiver();
+    const petEndpoint = await subscribe(t, pets.url, ['pet.updated']);
+    const { id } = (await createPet(t)) as { id: number };
+
+    const first = await change(t, `/v1/pets/${id}`, { status: 'pending' });
+    expect(first.status).toBe(200);
+    const pending = await first.json();
+    expect((await change(t, `/v1/pets/${id}`, { status: 'pending' })).status).toBe(200);
+    const renamed = await (await change(t, `/v1/pets/${id}`, { name: 'Rexy' })).json();
+
+    await vi.waitFor(() => expect(pets.received).toHaveLength(2));
+    const events = pets.received.map((hook) =>
+      new Webhook(petEndpoint.secret).verify(hook.body, signatureHeaders(hook)),
+    );
+    expect(events).toEqual(
+      expect.arrayContaining([
+        { type: 'pet.updated', timestamp: expect.any(String), data: pending },
+        { type: 'pet.updated', timestamp: expect.any(String), data: renamed },
+      ]),
+    );
+    // The create and the change to the same status recorded nothing for this endpoint.
+    expect(t.db.prepare('SELECT count(*) AS count FROM webhook_deliveries').get()).toEqual({ count: 2 });
+  });
+
+  it('are not recorded for a change the contract refuses', async () => {
+    const t = await app();
+    const orders = await receiver();
+    await subscribe(t, orders.url, ['order.updated']);
+    const pet = (await createPet(t)) as { id: number };
+    const order = (await (
+      await t.request('/v1/store/orders', { method: 'POST', json: { petId: pet.id, quantity: 1 } })
+    ).json()) as { id: number };
+
+    // placed -> delivered skips approved: a 409, and no event.
+    expect((await change(t, `/v1/store/orders/${order.id}`, { status: 'delivered' })).status).toBe(409);
+    const approved = await (await change(t, `/v1/store/orders/${order.id}`, { status: 'approved' })).json();
+
+    await vi.waitFor(() => expect(orders.received).toHaveLength(1));
+    expect(JSON.parse(defined(orders.received[0], 'the order webhook').body)).toMatchObject({
+      type: 'order.updated',
+      data: approved,
+    });
+    expect(t.db.prepare('SELECT count(*) AS count FROM webhook_deliveries').get()).toEqual({ count: 1 });
   });
 });
