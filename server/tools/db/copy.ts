@@ -156,14 +156,7 @@ async function refuseOccupied(
  * only the source has is refused, named); then moves the target's id sequence past the source's.
  */
 async function copyTable(source: Database, client: pg.Client, table: string, sourcePath: string): Promise<number> {
-  const names = statement<[], { name: string }>(source, `PRAGMA table_info(${table})`)
-    .all()
-    .map((column) => column.name);
-  const { rows: targetColumns } = await client.query<{ column_name: string; udt_name: string }>(
-    `SELECT column_name, udt_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
-    [table],
-  );
-  const typeOf = new Map(targetColumns.map((column) => [column.column_name, column.udt_name]));
+  const { names, typeOf } = await columnsOf(source, client, table);
   const missing = names.filter((name) => !typeOf.has(name));
   if (missing.length > 0) {
     throw new UsageError(
@@ -173,7 +166,7 @@ async function copyTable(source: Database, client: pg.Client, table: string, sou
   // `unnest` turns one array per column into a batch of rows; SQLite's ISO 8601 text, 0/1 and JSON
   // text are read by PostgreSQL as the same instants, booleans and documents.
   const unnest = names.map((name, index) => `$${index + 1}::${typeOf.get(name)}[]`).join(', ');
-  const copied = await copyInBatches(
+  const { copied } = await copyInBatches(
     source,
     client,
     `SELECT id, ${names.join(', ')} FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`,
@@ -218,18 +211,7 @@ async function copySettings(source: Database, client: pg.Client): Promise<boolea
  * list's cursors name them); an endpoint's events, JSON text in SQLite, become PostgreSQL's text[].
  */
 async function copyByPosition(source: Database, client: pg.Client, table: string): Promise<void> {
-  const names = statement<[], { name: string }>(source, `PRAGMA table_info(${table})`)
-    .all()
-    .map((column) => column.name);
-  const { rows: targetColumns } = await client.query<{ column_name: string; udt_name: string }>(
-    `SELECT column_name, udt_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
-    [table],
-  );
-  const typeOf = new Map(targetColumns.map((column) => [column.column_name, column.udt_name]));
-  const read = statement<[number, number], unknown[]>(
-    source,
-    `SELECT ${names.join(', ')} FROM ${table} WHERE position > ? ORDER BY position LIMIT ?`,
-  ).raw();
+  const { names, typeOf } = await columnsOf(source, client, table);
   // An array column cannot go through unnest as an array of arrays: it travels as JSON text.
   const selected = names.map((name, index) =>
     typeOf.get(name) === '_text' ? `ARRAY(SELECT jsonb_array_elements_text(c${index}::jsonb))` : `c${index}`,
@@ -238,21 +220,15 @@ async function copyByPosition(source: Database, client: pg.Client, table: string
     .map((name, index) => `$${index + 1}::${typeOf.get(name) === '_text' ? 'text' : typeOf.get(name)}[]`)
     .join(', ');
   const aliases = names.map((_, index) => `c${index}`).join(', ');
-  const insert = `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE
-    SELECT ${selected.join(', ')} FROM unnest(${unnest}) AS source (${aliases})`;
-  let afterPosition = 0;
-  for (;;) {
-    const rows = read.all(afterPosition, BATCH_ROWS);
-    const last = rows.at(-1);
-    if (last === undefined) break;
-    await client.query(
-      insert,
-      names.map((_, column) => rows.map((row) => row[column])),
-    );
-    afterPosition = Number(last[names.indexOf('position')]);
-  }
-  if (afterPosition > 0)
-    await client.query(`SELECT setval(pg_get_serial_sequence($1, 'position'), $2::bigint)`, [table, afterPosition]);
+  const { lastPosition } = await copyInBatches(
+    source,
+    client,
+    `SELECT position, ${names.join(', ')} FROM ${table} WHERE position > ? ORDER BY position LIMIT ?`,
+    `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE
+    SELECT ${selected.join(', ')} FROM unnest(${unnest}) AS source (${aliases})`,
+  );
+  if (lastPosition > 0)
+    await client.query(`SELECT setval(pg_get_serial_sequence($1, 'position'), $2::bigint)`, [table, lastPosition]);
 }
 
 /** The kept answers, in batches; they have no id, so they are read in rowid order. */
@@ -260,26 +236,33 @@ async function copyIdempotencyAnswers(source: Database, client: pg.Client): Prom
   const columns = ['scope', 'key', 'fingerprint', 'status', 'body', 'location', 'recorded_at'];
   const types = ['text', 'text', 'text', 'int4', 'text', 'text', 'int8'];
   const unnest = types.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
-  return copyInBatches(
+  const { copied } = await copyInBatches(
     source,
     client,
     `SELECT rowid, ${columns.join(', ')} FROM ${IDEMPOTENCY_KEYS} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
     `INSERT INTO ${IDEMPOTENCY_KEYS} (${columns.join(', ')}) SELECT * FROM unnest(${unnest})`,
   );
+  return copied;
 }
 
 /**
  * Copies the rows `select` reads (each its position first, then its columns), BATCH_ROWS at a
- * time in position order, each batch as one `insert` of one array per column.
+ * time in position order, each batch as one `insert` of one array per column; says how many and
+ * the last position.
  */
-async function copyInBatches(source: Database, client: pg.Client, select: string, insert: string): Promise<number> {
+async function copyInBatches(
+  source: Database,
+  client: pg.Client,
+  select: string,
+  insert: string,
+): Promise<{ copied: number; lastPosition: number }> {
   const read = statement<[number, number], unknown[]>(source, select).raw();
   let copied = 0;
   let afterPosition = 0;
   for (;;) {
     const rows = read.all(afterPosition, BATCH_ROWS);
     const last = rows.at(-1);
-    if (last === undefined) return copied;
+    if (last === undefined) return { copied, lastPosition: afterPosition };
     const [, ...columns] = last;
     await client.query(
       insert,
@@ -306,4 +289,20 @@ function counted(count: number, thing: string): string {
 
 function listed(items: string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** The columns of `table` in the source, and each one's type in the target. */
+async function columnsOf(
+  source: Database,
+  client: pg.Client,
+  table: string,
+): Promise<{ names: string[]; typeOf: Map<string, string> }> {
+  const names = statement<[], { name: string }>(source, `PRAGMA table_info(${table})`)
+    .all()
+    .map((column) => column.name);
+  const { rows } = await client.query<{ column_name: string; udt_name: string }>(
+    `SELECT column_name, udt_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
+    [table],
+  );
+  return { names, typeOf: new Map(rows.map((column) => [column.column_name, column.udt_name])) };
 }
