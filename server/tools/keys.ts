@@ -1,13 +1,11 @@
 import { loadContract } from '../../contract/bundled.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
-import type { Clock } from '../../core/clock.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../core/keys/key-store.ts';
 import { isPlan, limitsFor, PER_KEY_PLANS, PLANS } from '../../core/keys/plans.ts';
-import { parseCommandLine, readArguments } from '../../node/command-line.ts';
+import { readArguments } from '../../node/command-line.ts';
 import { assertValidNewApiKey } from '../keys/new-key.ts';
-import type { StorageConfig } from '../process/config.ts';
-import { openStorage } from '../storage/open.ts';
+import { runStorageCommand, type StorageCommandContext } from './storage-command.ts';
 
 export const USAGE = `Usage: npm run keys -- <command>
 
@@ -29,18 +27,6 @@ The database is PostgreSQL at DATABASE_URL when it is set, otherwise the SQLite 
 DATABASE_PATH (default data/animal-store.db): the one the server uses.
 `;
 
-interface Output {
-  write(text: string): unknown;
-}
-
-export interface KeysCommandContext {
-  stdout: Output;
-  stderr: Output;
-  /** The database, opened for the command and closed after it; created if missing. */
-  storage: StorageConfig;
-  clock?: Clock;
-}
-
 type Command =
   | { name: 'help' }
   | { name: 'create'; key: NewApiKey; expiresInMs?: number }
@@ -52,26 +38,16 @@ const CANONICAL_POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /** Runs the keys tool on `argv` (the arguments after the script) and returns the exit code. */
-export async function runKeysCommand(argv: readonly string[], context: KeysCommandContext): Promise<number> {
-  const command = parseCommandLine(argv, parseCommand, USAGE, context.stderr);
-  if (command === undefined) return 2;
-  if (command.name === 'help') {
-    context.stdout.write(USAGE);
-    return 0;
-  }
-
-  const storage = await openStorage(context.storage, { clock: context.clock });
-  try {
-    return await execute(command, storage.keys, context, context.clock?.now() ?? Date.now());
-  } finally {
-    await storage.close();
-  }
+export async function runKeysCommand(argv: readonly string[], context: StorageCommandContext): Promise<number> {
+  return runStorageCommand(argv, parseCommand, USAGE, context, (command, storage) =>
+    execute(command, storage.keys, context, context.clock?.now() ?? Date.now()),
+  );
 }
 
 async function execute(
   command: Exclude<Command, { name: 'help' }>,
   keyStore: KeyStore,
-  { stdout, stderr }: KeysCommandContext,
+  { stdout, stderr }: StorageCommandContext,
   now: number,
 ): Promise<number> {
   switch (command.name) {

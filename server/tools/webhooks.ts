@@ -1,12 +1,10 @@
 // `npm run webhooks -- <command>`: what an operator does with deliveries that failed for good
 // (the endpoint answered no 2xx through the whole retry schedule): list them, and deliver one
 // again once the receiver is fixed, with the same webhook-id, so the receiver can tell a repeat.
-import type { Clock } from '../../core/clock.ts';
 import { UsageError } from '../../core/errors.ts';
-import { parseCommandLine, readArguments } from '../../node/command-line.ts';
-import type { StorageConfig } from '../process/config.ts';
-import { openStorage } from '../storage/open.ts';
+import { readArguments } from '../../node/command-line.ts';
 import type { FailedDelivery } from '../storage/webhooks.ts';
+import { runStorageCommand, type StorageCommandContext } from './storage-command.ts';
 
 export const USAGE = `Usage: npm run webhooks -- <command>
 
@@ -20,32 +18,14 @@ is set, otherwise the SQLite file DATABASE_PATH (default data/animal-store.db): 
 server uses.
 `;
 
-interface Output {
-  write(text: string): unknown;
-}
-
-export interface WebhooksCommandContext {
-  stdout: Output;
-  stderr: Output;
-  storage: StorageConfig;
-  clock?: Clock;
-}
-
 type Command = { name: 'help' } | { name: 'failed'; limit: number } | { name: 'redeliver'; id: string };
 
 const DEFAULT_LIMIT = 50;
 const WEBHOOK_ID = /^evt_[A-Za-z0-9_-]{22}$/;
 
 /** Runs the webhooks tool on `argv` (the arguments after the script) and returns the exit code. */
-export async function runWebhooksCommand(argv: readonly string[], context: WebhooksCommandContext): Promise<number> {
-  const command = parseCommandLine(argv, parseCommand, USAGE, context.stderr);
-  if (command === undefined) return 2;
-  if (command.name === 'help') {
-    context.stdout.write(USAGE);
-    return 0;
-  }
-  const storage = await openStorage(context.storage, { clock: context.clock });
-  try {
+export async function runWebhooksCommand(argv: readonly string[], context: StorageCommandContext): Promise<number> {
+  return runStorageCommand(argv, parseCommand, USAGE, context, async (command, storage) => {
     if (command.name === 'failed') {
       context.stdout.write(formatFailed(await storage.webhooks.failed(command.limit)));
       return 0;
@@ -56,9 +36,7 @@ export async function runWebhooksCommand(argv: readonly string[], context: Webho
     }
     context.stdout.write(`Delivering ${command.id} again.\n`);
     return 0;
-  } finally {
-    await storage.close();
-  }
+  });
 }
 
 function parseCommand(argv: readonly string[]): Command {
