@@ -263,6 +263,9 @@ function WebhookDeliveryShape() {
   };
 }
 
+/** `x-endpoint-limit` on an operation: the most webhook endpoints a key line may register, a positive integer. */
+const EndpointLimit = extensionRule('Operation', 'x-endpoint-limit', positiveInteger, () => {});
+
 export default function rulesAsData() {
   return {
     id: 'animal-store',
@@ -273,6 +276,7 @@ export default function rulesAsData() {
         'error-codes': ErrorCodes,
         transitions: Transitions,
         'webhook-delivery': WebhookDeliveryShape,
+        'endpoint-limit': EndpointLimit,
       },
     },
   };

@@ -322,6 +322,18 @@ const violations: Array<{
     pointer: '#/x-webhook-delivery',
   },
   {
+    ruleId: 'animal-store/endpoint-limit',
+    violation: 'an endpoint limit of zero',
+    mutate: set(createPet, 'x-endpoint-limit', 0),
+    pointer: `#${createPet}/x-endpoint-limit`,
+  },
+  {
+    ruleId: 'animal-store/endpoint-limit',
+    violation: 'an endpoint limit written as text',
+    mutate: set(createPet, 'x-endpoint-limit', 'ten'),
+    pointer: `#${createPet}/x-endpoint-limit`,
+  },
+  {
     ruleId: 'no-unused-components',
     violation: 'a schema nothing references',
     mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
@@ -391,6 +403,11 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
     ruleId: 'animal-store/transitions',
     variant: 'a state with no entry of its own (no way out of it)',
     mutations: [remove(transitions, 'sold')],
+  },
+  {
+    ruleId: 'animal-store/endpoint-limit',
+    variant: 'an operation with a limit of ten',
+    mutations: [set(createPet, 'x-endpoint-limit', 10)],
   },
   {
     ruleId: 'animal-store/webhook-delivery',
