@@ -13,7 +13,7 @@ import type { AppEnv } from '../core/http-types.ts';
 import { memoryLimiters } from '../core/limiter/memory-rate-limiter.ts';
 import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
 import { type BanPolicy, banPolicy } from '../core/limiter/rate-policy.ts';
-import { createServiceApp } from './app/service-app.ts';
+import { createServiceApp, type ServiceAppDeps } from './app/service-app.ts';
 import { startDeliveryWorker } from './events/delivery-worker.ts';
 import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
 import type { LimiterConfig, StorageConfig } from './process/config.ts';
@@ -21,7 +21,9 @@ import { openStorage } from './storage/open.ts';
 import type { Storage } from './storage/storage.ts';
 import type { ServiceTelemetry } from './telemetry/telemetry.ts';
 
-export interface ServiceConfig extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins'> {
+export interface ServiceConfig
+  extends Pick<AppDeps, 'logger' | 'clientAddress' | 'corsOrigins'>,
+    Pick<ServiceAppDeps, 'resolveHost'> {
   /** The storage to open, unless one is passed in. */
   storage?: StorageConfig;
   /** Where the rate-limit windows live, unless passed in: process memory by default. */

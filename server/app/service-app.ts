@@ -11,6 +11,7 @@ import { createMemoryRateLimiter } from '../../core/limiter/memory-rate-limiter.
 import { banPolicy } from '../../core/limiter/rate-policy.ts';
 import { createCursorCodec } from '../../core/pagination/cursor.ts';
 import { DEFAULT_DOCS_FILES, docsRoutes } from '../docs/routes.ts';
+import type { ResolveHost } from '../events/public-address.ts';
 import type { Storage } from '../storage/storage.ts';
 import { createHandlers } from './handlers/index.ts';
 import { indexRoute } from './index-route.ts';
@@ -23,6 +24,8 @@ export interface ServiceAppDeps
   probes: ReadinessProbes;
   /** WEBHOOKS_ALLOW_PRIVATE: webhook endpoints may be http and private addresses. */
   webhooksAllowPrivate?: boolean;
+  /** How a webhook target's host name is resolved at registration; the system's resolver by default. */
+  resolveHost?: ResolveHost;
 }
 
 export function createServiceApp({
@@ -30,6 +33,7 @@ export function createServiceApp({
   storage,
   probes,
   webhooksAllowPrivate = false,
+  resolveHost,
   ...deps
 }: ServiceAppDeps): Hono<AppEnv> {
   const cursors = createCursorCodec(storage.cursorSecret, (key, message) =>
@@ -58,6 +62,7 @@ export function createServiceApp({
       webhooks: storage.webhooks,
       clock: deps.clock,
       allowPrivate: webhooksAllowPrivate,
+      ...(resolveHost && { resolveHost }),
     }),
     publicRoutes: new Hono<AppEnv>().route('/', docs).route('/', indexRoute(contract)),
   });

@@ -33,7 +33,11 @@ export function refusedAddress(address: string): string | undefined {
  * when it may be registered. A name that resolves to any refused address is refused; one that
  * does not resolve (yet) is checked again at each delivery.
  */
-export async function webhookUrlProblem(url: string, allowPrivate: boolean): Promise<string | undefined> {
+export async function webhookUrlProblem(
+  url: string,
+  allowPrivate: boolean,
+  resolveHost: ResolveHost = resolveWithDns,
+): Promise<string | undefined> {
   const target = new URL(url);
   const problem = (reason: string) => `Body field \`url\` must be an https URL of a public address; ${reason}.`;
   if (allowPrivate) {
@@ -45,10 +49,18 @@ export async function webhookUrlProblem(url: string, allowPrivate: boolean): Pro
     const refused = refusedAddress(host);
     return refused && problem(`${host} is ${refused}`);
   }
-  const addresses = await lookup(host, { all: true, verbatim: true }).catch(() => []);
-  for (const { address } of addresses) {
+  for (const address of await resolveHost(host)) {
     const refused = refusedAddress(address);
     if (refused) return problem(`${host} resolves to ${address}, which is ${refused}`);
   }
   return undefined;
 }
+
+/** The addresses a host name stands for now; none when it does not resolve. */
+export type ResolveHost = (host: string) => Promise<string[]>;
+
+const resolveWithDns: ResolveHost = (host) =>
+  lookup(host, { all: true, verbatim: true }).then(
+    (found) => found.map(({ address }) => address),
+    () => [],
+  );

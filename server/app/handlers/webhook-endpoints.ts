@@ -9,7 +9,7 @@ import type { AppContext, Handler } from '../../../core/http-types.ts';
 import { createOnce } from '../../../core/idempotency/create-once.ts';
 import type { CursorCodec } from '../../../core/pagination/cursor.ts';
 import { newEndpointSecret } from '../../events/identifiers.ts';
-import { webhookUrlProblem } from '../../events/public-address.ts';
+import { type ResolveHost, webhookUrlProblem } from '../../events/public-address.ts';
 import type { WebhookStore } from '../../storage/webhooks.ts';
 
 export interface WebhookEndpointDeps {
@@ -19,6 +19,8 @@ export interface WebhookEndpointDeps {
   clock: Clock;
   /** WEBHOOKS_ALLOW_PRIVATE: http and private addresses accepted, for development and tests. */
   allowPrivate: boolean;
+  /** How a target's host name is resolved at registration; the system's resolver by default. */
+  resolveHost?: ResolveHost;
 }
 
 /** The cursors of the endpoint list name this list; none of a collection's is valid here. */
@@ -38,7 +40,14 @@ export function endpointLimit(contract: Contract): number {
   return limit;
 }
 
-export function webhookEndpointHandlers({ contract, webhooks, cursors, clock, allowPrivate }: WebhookEndpointDeps): {
+export function webhookEndpointHandlers({
+  contract,
+  webhooks,
+  cursors,
+  clock,
+  allowPrivate,
+  resolveHost,
+}: WebhookEndpointDeps): {
   listWebhookEndpoints: Handler<'listWebhookEndpoints'>;
   createWebhookEndpoint: Handler<'createWebhookEndpoint'>;
   getWebhookEndpoint: Handler<'getWebhookEndpoint'>;
@@ -62,7 +71,7 @@ export function webhookEndpointHandlers({ contract, webhooks, cursors, clock, al
       return c.json(page.items, 200);
     },
     createWebhookEndpoint: async (c, { body }) => {
-      const problem = await webhookUrlProblem(body.url, allowPrivate);
+      const problem = await webhookUrlProblem(body.url, allowPrivate, resolveHost);
       if (problem) throw validationFailed([{ in: 'body', name: 'url', message: problem }]);
       const fields = {
         url: body.url,
