@@ -127,6 +127,7 @@ export async function openService(
     clock,
     logger: deps.logger,
     allowPrivate: webhooksAllowPrivate,
+    ...(deps.resolveHost && { resolveHost: deps.resolveHost }),
     observer: telemetry.events,
   });
   return {

@@ -8,6 +8,7 @@ import { webhookDelivery } from '../../contract/webhooks.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { ClaimedDelivery, WebhookStore } from '../storage/webhooks.ts';
+import type { ResolveHost } from './public-address.ts';
 import { send } from './send.ts';
 
 /** What a delivery's attempt came to, as the metrics count it. */
@@ -23,6 +24,8 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   logger: Logger;
   allowPrivate: boolean;
+  /** How targets' host names are resolved; the system's resolver by default. */
+  resolveHost?: ResolveHost;
   observer?: DeliveryObserver;
   /** How often the outbox is looked at when nothing is due. */
   pollMs?: number;
@@ -48,6 +51,7 @@ export function startDeliveryWorker({
   clock,
   logger,
   allowPrivate,
+  resolveHost,
   observer,
   pollMs = DEFAULT_POLL_MS,
 }: DeliveryWorkerOptions): DeliveryWorker {
@@ -61,7 +65,7 @@ export function startDeliveryWorker({
     const now = clock.now();
     const problem = await send(
       { id: delivery.id, url: delivery.url, secret: delivery.secret, body: delivery.body, now },
-      { timeoutMs, userAgent, allowPrivate },
+      { timeoutMs, userAgent, allowPrivate, ...(resolveHost && { resolveHost }) },
     );
     if (problem === undefined) {
       await store.delivered(delivery.id, clock.now());

@@ -59,7 +59,7 @@ export async function webhookUrlProblem(
 /** The addresses a host name stands for now; none when it does not resolve. */
 export type ResolveHost = (host: string) => Promise<string[]>;
 
-const resolveWithDns: ResolveHost = (host) =>
+export const resolveWithDns: ResolveHost = (host) =>
   lookup(host, { all: true, verbatim: true }).then(
     (found) => found.map(({ address }) => address),
     () => [],

@@ -2,12 +2,11 @@
 // attempt, answered 2xx within the timeout or not at all. No redirect is followed (a 3xx is a
 // failed attempt), and the address connected to is checked as registration checked the URL's,
 // so a name that resolves to a private address by now (DNS rebinding) gets nothing.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIPv6, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { refusedAddress } from './public-address.ts';
+import { type ResolveHost, refusedAddress, resolveWithDns } from './public-address.ts';
 import { webhookSignature } from './signature.ts';
 
 export interface Attempt {
@@ -25,12 +24,14 @@ export interface SendOptions {
   userAgent: string;
   /** WEBHOOKS_ALLOW_PRIVATE: connect to any address, over http too. */
   allowPrivate: boolean;
+  /** How the target's host name is resolved for the connection; the system's resolver by default. */
+  resolveHost?: ResolveHost;
 }
 
 /** Undefined when the endpoint answered 2xx in time; otherwise what went wrong, for the operator. */
 export function send(
   attempt: Attempt,
-  { timeoutMs, userAgent, allowPrivate }: SendOptions,
+  { timeoutMs, userAgent, allowPrivate, resolveHost = resolveWithDns }: SendOptions,
 ): Promise<string | undefined> {
   const target = new URL(attempt.url);
   if (!allowPrivate) {
@@ -56,7 +57,7 @@ export function send(
       },
       // A fresh connection per attempt: the address is checked for each one.
       agent: false,
-      ...(!allowPrivate && { lookup: publicLookup }),
+      ...(!allowPrivate && { lookup: publicLookup(resolveHost) }),
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     const done = (problem: string | undefined) => {
@@ -75,17 +76,22 @@ export function send(
   });
 }
 
-/** dns.lookup, refusing a name any of whose addresses is not public. */
-const publicLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    for (const { address } of addresses) {
-      const refused = refusedAddress(address);
-      if (refused) return callback(new Error(`${hostname} resolves to ${address}, which is ${refused}`), '', 0);
-    }
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    const [first] = addresses;
-    if (!first) return callback(new Error(`${hostname} resolves to no address`), '', 0);
-    callback(null, first.address, first.family);
-  });
-};
+/** The connection's lookup through `resolveHost`, refusing a name any of whose addresses is not public. */
+function publicLookup(resolveHost: ResolveHost): LookupFunction {
+  return (hostname, options, callback) => {
+    resolveHost(hostname).then(
+      (addresses) => {
+        for (const address of addresses) {
+          const refused = refusedAddress(address);
+          if (refused) return callback(new Error(`${hostname} resolves to ${address}, which is ${refused}`), '', 0);
+        }
+        const found = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
+        const [first] = found;
+        if (!first) return callback(new Error(`${hostname} resolves to no address`), '', 0);
+        if (options.all) return (callback as unknown as (error: null, all: typeof found) => void)(null, found);
+        callback(null, first.address, first.family);
+      },
+      (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
+    );
+  };
+}
