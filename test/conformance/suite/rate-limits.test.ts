@@ -2,13 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { responseCase } from '../../support/conformance/cases.ts';
 import { type ApiRequest, type ApiResponse, errorCode, expectStatus, send } from '../../support/conformance/client.ts';
 import { exampleRequest, protectedOperationIds } from '../../support/conformance/example-requests.ts';
-import { BANNED_KEY_INDEX, limitedKeyIndex, REFUSALS_BEFORE_BAN } from '../../support/conformance/limited-keys.ts';
+import {
+  BANNED_KEY_INDEX,
+  limitedKeyIndex,
+  RATE_LIMIT_RULES,
+  REFUSALS_BEFORE_BAN,
+} from '../../support/conformance/limited-keys.ts';
 import { target } from '../../support/conformance/target.ts';
 import { defined } from '../../support/defined.ts';
 
-/** The per-minute limit of the free plan, as the contract's rate-limit table states it. */
-const FREE_PER_MINUTE = 60;
-const BAN_SECONDS = 15 * 60;
+const freePlan = RATE_LIMIT_RULES.plans.free;
+if (freePlan === undefined || freePlan === 'per-key')
+  throw new Error('The contract has no free plan with fixed limits.');
+/** The per-minute limit of the free plan, as the contract's `x-rate-limits` states it. */
+const FREE_PER_MINUTE = freePlan.perMinute;
+/** The first ban's length. */
+const BAN_SECONDS = RATE_LIMIT_RULES.ban.firstBanSeconds;
 
 const rateLimitHeaders = (response: ApiResponse) => ({
   limit: Number(response.headers.get('X-RateLimit-Limit')),
@@ -55,7 +64,7 @@ const limitingIt = it.skipIf(!target.capabilities.enforcesRateLimits);
 
 describe('rate limits of every operation', () => {
   limitingIt(
-    'counts each allowed request down in X-RateLimit-Remaining, against the free plan limit of 60 a minute',
+    `counts each allowed request down in X-RateLimit-Remaining, against the free plan limit of ${FREE_PER_MINUTE} a minute`,
     async () => {
       const key = await limitedKey(0);
       const seen = await defined(usedUp.get(key), 'the rate-limit headers of the used-up window of free-plan key 0');
@@ -86,7 +95,7 @@ describe('rate limits of every operation', () => {
   responseCase(
     'listPets',
     429,
-    'key_banned for 15 minutes once a limited key has sent more than 10 requests',
+    `key_banned for ${BAN_SECONDS / 60} minutes once a limited key has sent more than ${REFUSALS_BEFORE_BAN} requests`,
     async (call) => {
       const key = await limitedKey(BANNED_KEY_INDEX);
       const request: ApiRequest = { ...exampleRequest('listPets'), authorization: `Bearer ${key}` };
