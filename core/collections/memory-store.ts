@@ -3,7 +3,7 @@
 // a stateful one keeps what is created until it is reset.
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../idempotency/store.ts';
-import type { CollectionStore, Item, ItemChange, Page, PageQuery } from './store.ts';
+import { type CollectionStore, type Item, type ItemChange, type Page, type PageQuery, sameItem } from './store.ts';
 
 export interface MemoryStoreOptions {
   /** Keep created and changed items, so they are listed and fetched until a reset; answered unsaved by default. */
@@ -70,7 +70,7 @@ export class MemoryCollectionStore implements CollectionStore {
     if (this.#keepsCreated) {
       this.#items[index] = changed;
       // A change to what the item was is none, and reported as none.
-      if (JSON.stringify(changed) !== JSON.stringify(current)) this.#onWrite?.('updated', changed);
+      if (!sameItem(current, changed)) this.#onWrite?.('updated', changed);
     }
     return changed;
   }

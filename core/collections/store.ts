@@ -47,3 +47,11 @@ export interface CollectionStore<T extends Item = Item> extends CreatesOnce<T> {
 
 /** The stores of a service's collections, by the collection's name (`pets`, `store_orders`). */
 export type CollectionStores = (name: string) => CollectionStore;
+
+/**
+ * Whether two items, as a store reads them (fields in the same order), hold the same values: an
+ * update that changed nothing, which reports no event.
+ */
+export function sameItem(before: Item, after: Item): boolean {
+  return JSON.stringify(before) === JSON.stringify(after);
+}

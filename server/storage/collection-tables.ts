@@ -120,8 +120,3 @@ export function assertStorable(engine: Engine, table: CollectionTable, fields: R
     }
   }
 }
-
-/** Whether two items, as a store reads them, hold the same values: an update that changed nothing. */
-export function sameItem(before: Item, after: Item): boolean {
-  return JSON.stringify(before) === JSON.stringify(after);
-}

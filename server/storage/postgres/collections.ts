@@ -11,6 +11,7 @@ import type {
   Page,
   PageQuery,
 } from '../../../core/collections/store.ts';
+import { sameItem } from '../../../core/collections/store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {
   assertStorable,
@@ -19,7 +20,6 @@ import {
   collectionTables,
   defaultLiteral,
   rowReader,
-  sameItem,
   selectList,
   toColumn,
 } from '../collection-tables.ts';

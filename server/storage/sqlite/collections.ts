@@ -11,6 +11,7 @@ import type {
   Page,
   PageQuery,
 } from '../../../core/collections/store.ts';
+import { sameItem } from '../../../core/collections/store.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {
@@ -20,7 +21,6 @@ import {
   collectionTables,
   defaultLiteral,
   rowReader,
-  sameItem,
   selectList,
   toColumn,
 } from '../collection-tables.ts';
