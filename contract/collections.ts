@@ -1,12 +1,16 @@
 // The collections the contract declares, read from its paths by the API's convention: `POST /x`
 // creates an item (201, the item with the `id` the service gave it), `GET /x` lists items (a JSON
 // array, paged by `limit` and `cursor`, filtered by query parameters named after item fields) and
-// `GET /x/{id}` fetches one and `PATCH /x/{id}` (200, the item) changes one by a merge patch,
-// each change of a field with `x-transitions` one its transitions allow. Storage, the generic handlers and the mocks serve any collection from
-// this description, so a new one needs no code of its own.
+// `GET /x/{id}` fetches one, `PATCH /x/{id}` (200, the item) changes one by a merge patch,
+// each change of a field with `x-transitions` one its transitions allow, and `DELETE /x/{id}`
+// (204) removes one. A field with `x-references` names an item of another collection. Each write
+// sends the event the contract's `webhooks` declare for it (`pet.deleted`), if any. Storage, the
+// generic handlers and the mocks serve any collection from this description, so a new one needs
+// no code of its own.
 
 import type { Contract, ContractOperation } from './contract.ts';
 import { type JsonObject, type JsonSchema, oncePer, resolveRef } from './document.ts';
+import { webhookEvents } from './webhooks.ts';
 
 export type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'json';
 
@@ -24,6 +28,18 @@ export interface CollectionField {
   transitions?: Record<string, string[]>;
   /** The value Prism would make up for it: the schema's first example, else its first enum member. */
   example?: unknown;
+  /** The field schema's `x-references`: the collection whose item it names by id (`/pets`). */
+  references?: ReferencedCollection;
+}
+
+/** The collection a field names an item of. */
+export interface ReferencedCollection {
+  /** Its path, as `x-references` gives it: `/pets`. */
+  path: string;
+  /** Its name in storage: `pets`. */
+  name: string;
+  /** What one of its items is called in messages: `pet`. */
+  noun: string;
 }
 
 export interface Collection {
@@ -44,8 +60,12 @@ export interface Collection {
   fetch?: ContractOperation;
   /** Changes one item by a merge patch: `PATCH` on the item's path answering 200 with the item. */
   update?: ContractOperation;
-  /** The path parameter of `fetch` and `update` that carries the id (`orderId`). */
+  /** Removes one item: `DELETE` on the item's path answering 204. */
+  delete?: ContractOperation;
+  /** The path parameter of the operations on one item that carries the id (`orderId`). */
   idParameter?: string;
+  /** The event type each kind of write sends, where the contract's `webhooks` declare one (`deleted`: `pet.deleted`). */
+  events: Partial<Record<WriteKind, string>>;
   /**
    * Required fields of the item that the create's body does not carry and the item schema gives no
    * default (a status the service decides): the mocks fill in their example; the service needs a
@@ -54,7 +74,13 @@ export interface Collection {
   setByService: string[];
 }
 
-export type CollectionRole = 'list' | 'create' | 'fetch' | 'update';
+/** The part an operation plays in a collection, and the kind of write it makes, if it writes. */
+const ROLES = { list: undefined, create: 'created', fetch: undefined, update: 'updated', delete: 'deleted' } as const;
+
+export type CollectionRole = keyof typeof ROLES;
+
+/** What a write did to an item: the second half of its event's type (`pet.created`). */
+export type WriteKind = NonNullable<(typeof ROLES)[CollectionRole]>;
 
 /** Every collection of the contract, in the order of its paths; read once per contract. */
 export const collectionsOf: (contract: Contract) => Collection[] = oncePer(readCollections);
@@ -65,7 +91,7 @@ export function collectionRoleOf(
   operationId: string,
 ): { collection: Collection; role: CollectionRole } | undefined {
   for (const collection of collectionsOf(contract)) {
-    for (const role of ['list', 'create', 'fetch', 'update'] as const) {
+    for (const role of Object.keys(ROLES) as CollectionRole[]) {
       if (collection[role]?.operationId === operationId) return { collection, role };
     }
   }
@@ -83,6 +109,7 @@ function readCollections(contract: Contract): Collection[] {
     return item !== undefined && hasIntegerId(document, item) ? (item as JsonSchema) : undefined;
   };
 
+  const declaredEvents = new Set(webhookEvents(document).map((event) => event.type));
   const byPath = new Map<string, { item: JsonSchema; list?: ContractOperation; create?: ContractOperation }>();
   for (const operation of operations) {
     const role =
@@ -99,20 +126,32 @@ function readCollections(contract: Contract): Collection[] {
     });
   }
 
-  return [...byPath].map(([path, { item, list, create }]) => {
-    // An operation on one item: `method` on `path/{id}`, answering 200 with the item.
+  const referenced = new Map(
+    [...byPath].map(([path, { item }]) => [path, { path, name: storageName(path), noun: nounOf(item, path) }]),
+  );
+  return [...byPath].map(([path, { item, list, create }]): Collection => {
+    // An operation on one item: `method` on `path/{id}`, answering 200 with the item (or, a delete, 204).
     const onItem = (method: string) =>
       operations.find(
         (operation) =>
           operation.method === method &&
           /^\{[^}/]+\}$/.test(operation.path.slice(path.length + 1)) &&
           operation.path.startsWith(`${path}/`) &&
-          itemSchemaOf(operation, '200', false) !== undefined,
+          (method === 'DELETE'
+            ? operation.responses['204'] !== undefined
+            : itemSchemaOf(operation, '200', false) !== undefined),
       );
     const fetch = onItem('GET');
     const update = onItem('PATCH');
-    const itemPath = (fetch ?? update)?.path;
-    const fields = fieldsOf(document, item);
+    const remove = onItem('DELETE');
+    const itemPath = (fetch ?? update ?? remove)?.path;
+    const noun = nounOf(item, path);
+    const events: Partial<Record<WriteKind, string>> = {};
+    for (const kind of Object.values(ROLES)) {
+      const type = kind && eventType(noun, kind);
+      if (type && declaredEvents.has(type)) events[kind] = type;
+    }
+    const fields = fieldsOf(document, item, referenced);
     const fieldNames = new Set(fields.map((field) => field.name));
     const sent = new Set(
       Object.keys((resolveRef<JsonSchema>(document, create?.bodySchema ?? {}).properties as object | undefined) ?? {}),
@@ -122,10 +161,11 @@ function readCollections(contract: Contract): Collection[] {
       .map((parameter) => parameter.name);
     return {
       path,
-      name: path.split('/').filter(Boolean).join('_'),
+      name: storageName(path),
       servedPath: (list ?? create ?? fetch)?.servedPath ?? path,
-      noun: nounOf(item, path),
+      noun,
       fields,
+      events,
       filters,
       setByService: create
         ? fields
@@ -136,9 +176,15 @@ function readCollections(contract: Contract): Collection[] {
       ...(create && { create }),
       ...(fetch && { fetch }),
       ...(update && { update }),
+      ...(remove && { delete: remove }),
       ...(itemPath && { idParameter: /\{([^}]+)\}$/.exec(itemPath)?.[1] }),
     };
   });
+}
+
+/** The collection's name in storage, from its path: `/store/orders` is `store_orders`. */
+function storageName(path: string): string {
+  return path.split('/').filter(Boolean).join('_');
 }
 
 /**
@@ -178,7 +224,11 @@ function hasIntegerId(document: object, schema: unknown): boolean {
   return resolveRef<JsonSchema>(document, properties.id).type === 'integer';
 }
 
-function fieldsOf(document: object, item: JsonSchema): CollectionField[] {
+function fieldsOf(
+  document: object,
+  item: JsonSchema,
+  collections: ReadonlyMap<string, ReferencedCollection>,
+): CollectionField[] {
   const resolved = resolveRef<JsonSchema>(document, item);
   const required = new Set((resolved.required as string[] | undefined) ?? []);
   return Object.entries((resolved.properties as Record<string, JsonSchema> | undefined) ?? {})
@@ -188,6 +238,11 @@ function fieldsOf(document: object, item: JsonSchema): CollectionField[] {
       const property = resolveRef<JsonSchema>(document, node);
       const fallback = 'default' in node ? node.default : property.default;
       const transitions = (node['x-transitions'] ?? property['x-transitions']) as Record<string, string[]> | undefined;
+      const referencedPath = (node['x-references'] ?? property['x-references']) as string | undefined;
+      // The lint checks that the path is a collection of the contract.
+      const references = referencedPath === undefined ? undefined : collections.get(referencedPath);
+      if (referencedPath !== undefined && references === undefined)
+        throw new Error(`The field ${name} references ${referencedPath}, which is no collection of the contract.`);
       const examples = [node.examples, property.examples].find(Array.isArray);
       const example =
         examples?.[0] ?? node.example ?? property.example ?? (property.enum as unknown[] | undefined)?.[0];
@@ -199,6 +254,7 @@ function fieldsOf(document: object, item: JsonSchema): CollectionField[] {
         ...(fallback !== undefined && { default: fallback }),
         ...(transitions !== undefined && { transitions }),
         ...(example !== undefined && { example }),
+        ...(references !== undefined && { references }),
       };
     });
 }
@@ -220,4 +276,9 @@ function nounOf(item: JsonSchema, path: string): string {
   const ref = typeof item.$ref === 'string' ? item.$ref : undefined;
   const name = ref?.slice(ref.lastIndexOf('/') + 1) ?? path.slice(path.lastIndexOf('/') + 1).replace(/s$/, '');
   return name.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
+}
+
+/** The event a write to a collection reports, by the collection's item noun and what was done: `pet.created`. */
+function eventType(noun: string, kind: WriteKind): string {
+  return `${noun.replaceAll(' ', '_')}.${kind}`;
 }

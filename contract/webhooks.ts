@@ -43,8 +43,3 @@ export function webhookEvents(document: object): WebhookEvent[] {
     return { name, type, example };
   });
 }
-
-/** The event a write to a collection reports, by the collection's item noun and what was done: `pet.created`. */
-export function eventType(noun: string, change: 'created' | 'updated'): string {
-  return `${noun.replaceAll(' ', '_')}.${change}`;
-}

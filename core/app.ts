@@ -9,7 +9,7 @@ import { type RequestValidator, requestValidator } from '../contract/request-val
 import { answerErrors } from './answer-errors.ts';
 import type { Clock } from './clock.ts';
 import type { RouteHandler } from './collections/handlers.ts';
-import { ApiError, validationFailed } from './errors.ts';
+import { ApiError, PreconditionError, validationFailed } from './errors.ts';
 import { type AppContext, type AppEnv, type NotImplemented, notImplemented } from './http-types.ts';
 import { idempotencyKeys, type Sha256 } from './idempotency/keys.ts';
 import type { IdempotencyStore } from './idempotency/store.ts';
@@ -181,7 +181,9 @@ function operationHandlers(
 ): (operation: ContractOperation) => RouteHandler {
   const missing = contract.operations.filter((operation) => handlers[operation.operationId] === undefined);
   if (missing.length > 0)
-    throw new Error(`No handler answers ${missing.map((operation) => operation.operationId).join(', ')}.`);
+    throw new PreconditionError(
+      `No handler answers ${missing.map((operation) => operation.operationId).join(', ')}: give each an entry in the handler table.`,
+    );
   const unimplemented = contract.operations.filter((operation) => handlers[operation.operationId] === notImplemented);
   if (unimplemented.length > 0)
     logger.warn({

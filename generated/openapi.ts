@@ -58,7 +58,17 @@ export interface paths {
         get: operations["getPet"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove an animal
+         * @description Removes an animal from the store: it leaves every list, fetching it is a `404`, and its id
+         *     is never given to another animal. Orders of it stay as they are, but no new order may name
+         *     it. A `pet.deleted` event reports the animal as it was last answered.
+         *
+         *     Send the `ETag` of the animal as read in `If-Match` so that an animal changed by someone
+         *     else since is not removed: the answer is then `412 precondition_failed` and nothing is
+         *     removed.
+         */
+        delete: operations["deletePet"];
         options?: never;
         head?: never;
         /**
@@ -336,6 +346,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    petDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An animal was removed (pet.deleted)
+         * @description Sent to every webhook endpoint subscribed to `pet.deleted` when the event happens, whichever API key caused it. Signed as "Webhooks" in the API description says; answer any 2xx within the delivery timeout to acknowledge it.
+         */
+        post: operations["petDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -441,7 +471,7 @@ export interface components {
         /** @description An order of the store, as stored by the service. */
         Order: {
             id: components["schemas"]["OrderId"];
-            /** @description The animal ordered. */
+            /** @description The animal ordered; an animal removed since keeps its orders. */
             petId: components["schemas"]["PetId"];
             quantity: components["schemas"]["OrderQuantity"];
             /** @default placed */
@@ -475,7 +505,7 @@ export interface components {
          * @example pet.created
          * @enum {string}
          */
-        WebhookEventType: "pet.created" | "order.created" | "pet.updated" | "order.updated";
+        WebhookEventType: "pet.created" | "order.created" | "pet.updated" | "order.updated" | "pet.deleted";
         /** @description The types of the events the endpoint receives, each once. */
         WebhookEvents: components["schemas"]["WebhookEventType"][];
         /**
@@ -587,6 +617,16 @@ export interface components {
             type: "order.updated";
             timestamp: components["schemas"]["WebhookTimestamp"];
             data: components["schemas"]["Order"];
+        };
+        /** @description An animal was removed: `data` is the animal as it was last answered, before `deletePet` removed it. The Standard Webhooks envelope. */
+        PetDeletedEvent: {
+            /**
+             * @description The event's type.
+             * @constant
+             */
+            type: "pet.deleted";
+            timestamp: components["schemas"]["WebhookTimestamp"];
+            data: components["schemas"]["Pet"];
         };
     };
     responses: {
@@ -982,6 +1022,7 @@ export type PetCreatedEvent = components['schemas']['PetCreatedEvent'];
 export type OrderCreatedEvent = components['schemas']['OrderCreatedEvent'];
 export type PetUpdatedEvent = components['schemas']['PetUpdatedEvent'];
 export type OrderUpdatedEvent = components['schemas']['OrderUpdatedEvent'];
+export type PetDeletedEvent = components['schemas']['PetDeletedEvent'];
 export type ResponseInvalidListQuery = components['responses']['InvalidListQuery'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -1257,6 +1298,68 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    deletePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the item as the client last read it: the change is made only if the item still has it, else the answer is `412 precondition_failed` and nothing changes (no lost update between two editors). `*` matches any existing item. Without it the change is made whatever the item's version.
+                 * @example "5d41402abc4b2a76"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description Identifier of the animal to return, written as a canonical positive decimal integer (`42`, not `042`, `+42` or `42.0`), at most 2^53-1. Anything else is a `400 validation_failed`.
+                 * @example 42
+                 */
+                petId: components["parameters"]["PetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal was removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id is not a canonical positive integer of at most 2^53-1 (`validation_failed`). Nothing is removed. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No animal has this id, or it was removed already (`not_found`). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePet: {
@@ -1930,6 +2033,45 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OrderUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the delivery timeout acknowledges the event; its body is ignored. Anything else, a redirect included, is retried on the schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    petDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's identifier for this endpoint: `evt_` and random characters, the same on every attempt to deliver it. Deduplicate by it: delivery is at least once.
+                 * @example evt_2Lx8fQ0vTq9mZb3RkW7yNs
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was sent, in whole Unix seconds. Refuse a delivery whose timestamp is more than five minutes from your clock: it may be a replay.
+                 * @example 1795788309
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256, under the endpoint's decoded secret, of `{webhook-id}.{webhook-timestamp}.{body}` (the body's bytes as received). Several signatures may be sent, separated by spaces, while a secret is replaced: accept the delivery if one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Standard Webhooks envelope of the event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetDeletedEvent"];
             };
         };
         responses: {

@@ -1,12 +1,13 @@
 // The handlers of any collection the contract declares: create, fetch, update (a merge patch,
-// checked against the item's ETag and its fields' `x-transitions`), and filtered keyset pages
+// checked against the item's ETag and its fields' `x-transitions`), delete (checked against the
+// item's ETag), and filtered keyset pages
 // with signed cursors and a `Link` to the next page. What they read (ranges, defaults, enums) the
 // request validator has checked against the contract already; what they answer is the item as
 // stored, so the server, the mocks and the browser mocks answer alike.
 import { type Collection, type CollectionRole, collectionRoleOf, serviceNeedOf } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
 import type { RequestInput } from '../../contract/request-validator.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, PreconditionError } from '../errors.ts';
 import type { AppContext } from '../http-types.ts';
 import { createOnce } from '../idempotency/create-once.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
@@ -38,7 +39,7 @@ export interface CollectionHandlerDeps {
 }
 
 /**
- * The handler of `operationId` when it lists, creates, fetches or updates a collection's items;
+ * The handler of `operationId` when it plays a part in a collection (list, create, fetch, update, delete);
  * undefined for an operation that plays no part in a collection.
  */
 export function collectionHandler(deps: CollectionHandlerDeps, operationId: string): RouteHandler | undefined {
@@ -51,6 +52,7 @@ export function collectionHandler(deps: CollectionHandlerDeps, operationId: stri
     create: () => createItem(collection, store, deps.fillsUnsentFields === true),
     fetch: () => fetchItem(collection, store),
     update: () => updateItem(collection, store),
+    delete: () => deleteItem(collection, store),
   };
   return handlers[role]();
 }
@@ -86,7 +88,7 @@ function createItem(collection: Collection, store: CollectionStore, fills: boole
   const location = collection.create?.responses['201']?.headers.Location !== undefined;
   const need = fills ? undefined : serviceNeedOf(collection);
   // Refused when the handler table is made (at start), never a 500 at request time.
-  if (need !== undefined) throw new Error(need);
+  if (need !== undefined) throw new PreconditionError(need);
   return async (c, { body }) =>
     createOnce(c, store, newItemFields(collection, body as Record<string, unknown>), (item) => ({
       status: 201,
@@ -122,13 +124,7 @@ function updateItem(collection: Collection, store: CollectionStore): InputHandle
     const ifMatch = c.req.header('If-Match');
     const patch = body as Record<string, unknown>;
     const item = await store.update(id, (current) => {
-      if (ifMatch !== undefined && !ifMatchHolds(ifMatch, entityTag(current))) {
-        throw new ApiError(
-          412,
-          'precondition_failed',
-          `If-Match \`${ifMatch.slice(0, 200)}\` does not match the current ETag ${entityTag(current)} of ${collection.noun} ${id}; fetch it again and retry.`,
-        );
-      }
+      checkIfMatch(collection, ifMatch, current);
       for (const field of guarded) {
         const from = current[field.name];
         const to = patch[field.name];
@@ -150,6 +146,28 @@ function updateItem(collection: Collection, store: CollectionStore): InputHandle
     if (tagged) c.header('ETag', entityTag(item));
     return c.json(item, 200);
   };
+}
+
+/** Removes one item, in one transaction with its `If-Match` check (412); 204, with no body. */
+function deleteItem(collection: Collection, store: CollectionStore): InputHandler {
+  const idParameter = collection.idParameter ?? 'id';
+  return async (c, { path }) => {
+    const id = path[idParameter] as number;
+    const ifMatch = c.req.header('If-Match');
+    const removed = await store.delete(id, (current) => checkIfMatch(collection, ifMatch, current));
+    if (!removed) throw notFound(collection, id);
+    return c.body(null, 204);
+  };
+}
+
+/** Refuses a write whose `If-Match` the item as stored no longer matches (412); none given matches any. */
+function checkIfMatch(collection: Collection, ifMatch: string | undefined, current: Item): void {
+  if (ifMatch === undefined || ifMatchHolds(ifMatch, entityTag(current))) return;
+  throw new ApiError(
+    412,
+    'precondition_failed',
+    `If-Match \`${ifMatch.slice(0, 200)}\` does not match the current ETag ${entityTag(current)} of ${collection.noun} ${current.id}; fetch it again and retry.`,
+  );
 }
 
 function notFound(collection: Collection, id: number): ApiError {

@@ -1,20 +1,34 @@
 // A collection kept in process memory: the mocks' data, seeded with the contract's examples. A
 // static mock answers a create as stored but keeps nothing, so its answers stay the same all day;
 // a stateful one keeps what is created until it is reset.
+import type { Collection, WriteKind } from '../../contract/collections.ts';
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../idempotency/store.ts';
-import { type CollectionStore, type Item, type ItemChange, type Page, type PageQuery, sameItem } from './store.ts';
+import { missingReference, referencesOf } from './references.ts';
+import {
+  type CollectionStore,
+  type Item,
+  type ItemChange,
+  type ItemCheck,
+  type Page,
+  type PageQuery,
+  sameItem,
+} from './store.ts';
 
 export interface MemoryStoreOptions {
   /** Keep created and changed items, so they are listed and fetched until a reset; answered unsaved by default. */
   keepsCreated?: boolean;
   /** Where creates record their answers to an `Idempotency-Key`: one for all of a mock's collections. */
   idempotency?: MemoryIdempotencyStore;
-  /** Told of each item created or changed and kept (the stateful mock's webhooks); nobody by default. */
-  onWrite?: (change: 'created' | 'updated', item: Item) => void;
+  /** Told of each item created, changed or removed and kept so (the stateful mock's webhooks); nobody by default. */
+  onWrite?: (change: WriteKind, item: Item) => void;
+  /** The store of another collection by name, where the items a reference names are looked up. */
+  storeOf?: (name: string) => MemoryCollectionStore | undefined;
 }
 
 export class MemoryCollectionStore implements CollectionStore {
+  readonly #collection: Collection | undefined;
+  readonly #storeOf: MemoryStoreOptions['storeOf'];
   readonly #seed: readonly Item[];
   readonly #keepsCreated: boolean;
   readonly #idempotency: MemoryIdempotencyStore;
@@ -22,10 +36,14 @@ export class MemoryCollectionStore implements CollectionStore {
   #items: Item[] = [];
   #nextId = 1;
 
+  /** `collection`: what the contract says of the items, where the store checks their references. */
   constructor(
     seed: readonly Item[],
-    { keepsCreated = false, idempotency = new MemoryIdempotencyStore(), onWrite }: MemoryStoreOptions = {},
+    { keepsCreated = false, idempotency = new MemoryIdempotencyStore(), onWrite, storeOf }: MemoryStoreOptions = {},
+    collection?: Collection,
   ) {
+    this.#collection = collection;
+    this.#storeOf = storeOf;
     this.#onWrite = onWrite;
     this.#seed = [...seed].sort((a, b) => a.id - b.id);
     this.#keepsCreated = keepsCreated;
@@ -40,6 +58,7 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   async create(fields: Record<string, unknown>): Promise<Item> {
+    this.#checkReferences(fields);
     const created = { id: this.#nextId, ...fields };
     this.#nextId += 1;
     if (this.#keepsCreated) {
@@ -67,12 +86,38 @@ export class MemoryCollectionStore implements CollectionStore {
     if (current === undefined) return undefined;
     // Synchronous from the read to the write: no other request's change comes between them.
     const changed: Item = Object.assign({ id }, change(current), { id });
+    this.#checkReferences(changed, current);
     if (this.#keepsCreated) {
       this.#items[index] = changed;
       // A change to what the item was is none, and reported as none.
       if (!sameItem(current, changed)) this.#onWrite?.('updated', changed);
     }
     return changed;
+  }
+
+  async delete(id: number, check: ItemCheck): Promise<Item | undefined> {
+    const index = this.#items.findIndex((item) => item.id === id);
+    const current = this.#items[index];
+    if (current === undefined) return undefined;
+    check(current);
+    if (this.#keepsCreated) {
+      this.#items.splice(index, 1);
+      this.#onWrite?.('deleted', current);
+    }
+    return current;
+  }
+
+  /** Whether an item of this id is held now. */
+  has(id: number): boolean {
+    return this.#items.some((item) => item.id === id);
+  }
+
+  /** Refuses a write whose reference names an item its collection does not hold. */
+  #checkReferences(fields: Record<string, unknown>, before?: Item): void {
+    if (this.#collection === undefined) return;
+    for (const reference of referencesOf(this.#collection, fields, before)) {
+      if (!this.#storeOf?.(reference.target.name)?.has(reference.id)) throw missingReference(reference);
+    }
   }
 
   async get(id: number): Promise<Item | undefined> {
@@ -88,23 +133,32 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 }
 
-/** Memory stores for the mocks, one per collection name, each with its seed. */
+/**
+ * Memory stores for the mocks, one per collection of the contract by name, each with its seed
+ * (none where `seeds` has none); a reference is looked up in the store of the collection it names.
+ */
 export function memoryStores(
+  collections: readonly Collection[],
   seeds: ReadonlyMap<string, readonly Item[]>,
   {
     onWrite,
     ...options
-  }: Omit<MemoryStoreOptions, 'onWrite'> & {
-    onWrite?: (name: string, change: 'created' | 'updated', item: Item) => void;
+  }: Omit<MemoryStoreOptions, 'onWrite' | 'storeOf'> & {
+    onWrite?: (collection: Collection, change: WriteKind, item: Item) => void;
   } = {},
 ): Map<string, MemoryCollectionStore> {
-  return new Map(
-    [...seeds].map(([name, seed]) => [
-      name,
-      new MemoryCollectionStore(seed, {
+  const stores = new Map<string, MemoryCollectionStore>();
+  for (const collection of collections) {
+    const store = new MemoryCollectionStore(
+      seeds.get(collection.name) ?? [],
+      {
         ...options,
-        ...(onWrite && { onWrite: (change, item) => onWrite(name, change, item) }),
-      }),
-    ]),
-  );
+        storeOf: (name) => stores.get(name),
+        ...(onWrite && { onWrite: (change, item) => onWrite(collection, change, item) }),
+      },
+      collection,
+    );
+    stores.set(collection.name, store);
+  }
+  return stores;
 }

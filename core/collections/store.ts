@@ -35,6 +35,12 @@ export interface Page<T extends Item = Item> {
  */
 export type ItemChange<T extends Item = Item> = (current: T) => Record<string, unknown>;
 
+/**
+ * What a delete asks of the item as stored before removing it (its `If-Match`), inside the
+ * delete's transaction: it throws (an ApiError) to refuse, and nothing is removed.
+ */
+export type ItemCheck<T extends Item = Item> = (current: T) => void;
+
 export interface CollectionStore<T extends Item = Item> extends CreatesOnce<T> {
   get(id: number): Promise<T | undefined>;
   list(query: PageQuery): Promise<Page<T>>;
@@ -43,6 +49,11 @@ export interface CollectionStore<T extends Item = Item> extends CreatesOnce<T> {
    * them, and resolves with the item as stored once committed; undefined when no item has the id.
    */
   update(id: number, change: ItemChange<T>): Promise<T | undefined>;
+  /**
+   * Removes item `id` in one transaction once `check` has passed on it, and resolves with the item
+   * as it was, once committed; undefined when no item has the id. Its id is never handed out again.
+   */
+  delete(id: number, check: ItemCheck<T>): Promise<T | undefined>;
 }
 
 /** The stores of a service's collections, by the collection's name (`pets`, `store_orders`). */

@@ -17,7 +17,9 @@ export function allowOnly(methods: readonly string[]): MiddlewareHandler<AppEnv>
   return async (c, next) => (methods.includes(c.req.method) ? next() : notAllowed(c, [...methods]));
 }
 
-function notAllowed(c: Context<AppEnv>, methods: string[]): Response {
+/** Lists the methods sorted, as the contract's paths (`allow`) and CORS (`servedMethods`) do: one order everywhere. */
+function notAllowed(c: Context<AppEnv>, served: string[]): Response {
+  const methods = [...served].sort();
   return c.json(
     errorBody(
       405,

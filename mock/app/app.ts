@@ -8,6 +8,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Hono } from 'hono';
+import { collectionsOf } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
 import type { AppDeps } from '../../core/app.ts';
 import { systemClock } from '../../core/clock.ts';
@@ -86,9 +87,10 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const access = mockAccess(options.access ?? {}, contract, systemClock);
   const { webhooks } = options;
   const stores = mockStores(
+    collectionsOf(contract),
     options.seeds,
     options.keepsCreated ?? false,
-    webhooks && ((name, change, item) => webhooks.written(name, change, item)),
+    webhooks && ((collection, change, item) => webhooks.written(collection, change, item)),
   );
   const cursors = createCursorCodec(crypto.getRandomValues(new Uint8Array(32)), (key, message) =>
     hmac(sha256, key, message),

@@ -1,5 +1,6 @@
 // What a mock's collections hold: one set of memory stores for each kind of scenario data (the
 // contract's example items, or none), and where creates keep their answers to `Idempotency-Key`s.
+import type { Collection, WriteKind } from '../../contract/collections.ts';
 import { memoryStores } from '../../core/collections/memory-store.ts';
 import type { CollectionStores, Item } from '../../core/collections/store.ts';
 import { MemoryIdempotencyStore } from '../../core/idempotency/memory-store.ts';
@@ -19,24 +20,22 @@ export interface MockStores {
 }
 
 /**
- * The stores seeded with `seeds` (by collection name), and empty ones of the same collections.
+ * The stores of `collections` seeded with `seeds` (by collection name), and empty ones of the same collections.
  * A mock that keeps what is created replays a repeated `Idempotency-Key` as the service does; one
  * that keeps nothing answers every create from the contract alike.
  */
 export function mockStores(
+  collections: readonly Collection[],
   seeds: ReadonlyMap<string, readonly Item[]>,
   keepsCreated: boolean,
-  onWrite?: (name: string, change: 'created' | 'updated', item: Item) => void,
+  onWrite?: (collection: Collection, change: WriteKind, item: Item) => void,
 ): MockStores {
   const dataOf = (seeded: ReadonlyMap<string, readonly Item[]>) => {
     const idempotency = keepsCreated ? new MemoryIdempotencyStore() : undefined;
-    const stores = memoryStores(seeded, { keepsCreated, idempotency, onWrite });
+    const stores = memoryStores(collections, seeded, { keepsCreated, idempotency, onWrite });
     return { stores, idempotency };
   };
-  const sets = {
-    examples: dataOf(seeds),
-    none: dataOf(new Map([...seeds.keys()].map((name) => [name, []]))),
-  };
+  const sets = { examples: dataOf(seeds), none: dataOf(new Map()) };
   return {
     of(data) {
       const { stores, idempotency } = sets[data];

@@ -4,9 +4,9 @@
 // retries. `POST /__mock/events` sends the contract's example of an event type on request.
 // No Node module: the sending is handed in (the platform's fetch, fetchWebhook).
 import { Webhook } from 'standardwebhooks';
-import { collectionsOf } from '../../contract/collections.ts';
+import type { Collection, WriteKind } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
-import { eventType, webhookEvents } from '../../contract/webhooks.ts';
+import { webhookEvents } from '../../contract/webhooks.ts';
 import type { RouteHandler } from '../../core/collections/handlers.ts';
 import type { Item } from '../../core/collections/store.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -29,8 +29,8 @@ export const fetchWebhook: SendWebhook = async (url, headers, body) => {
 export interface MockWebhooks {
   /** The endpoint operations, served from memory instead of the contract's examples. */
   handlers: Record<string, RouteHandler>;
-  /** Tells the endpoints subscribed to its event of a create or change in collection `name`. */
-  written(name: string, change: 'created' | 'updated', item: Item): void;
+  /** Tells the endpoints subscribed to its event of a write to `collection`. */
+  written(collection: Collection, change: WriteKind, item: Item): void;
   /** Sends the contract's example of `type` to the endpoints subscribed to it; how many it was sent to. */
   sendExample(type: string): Promise<number>;
   /** Forgets every endpoint (`POST /__mock/reset`). */
@@ -41,7 +41,6 @@ const randomPart = (bytes: number) => crypto.getRandomValues(new Uint8Array(byte
 
 export function mockWebhooks(contract: Contract, send: SendWebhook, logger: Logger): MockWebhooks {
   const events = webhookEvents(contract.document);
-  const nounOf = new Map(collectionsOf(contract).map((collection) => [collection.name, collection.noun]));
   const servedPath = contract.operation('listWebhookEndpoints').servedPath;
   const userAgent = `AnimalStore-Webhooks/${contract.document.info.version}`;
   let endpoints: Endpoint[] = [];
@@ -99,10 +98,10 @@ export function mockWebhooks(contract: Contract, send: SendWebhook, logger: Logg
 
   return {
     handlers,
-    written(name, change, item) {
-      const type = eventType(nounOf.get(name) ?? name, change);
+    written(collection, change, item) {
+      const type = collection.events[change];
       // Sent beside the answer, as the service does: the write does not wait for it.
-      if (events.some((event) => event.type === type)) void deliver(type, item);
+      if (type !== undefined) void deliver(type, item);
     },
     async sendExample(type) {
       const event = events.find((candidate) => candidate.type === type);

@@ -263,6 +263,56 @@ function WebhookDeliveryShape() {
   };
 }
 
+/**
+ * `x-references` names, by its path, the collection whose item the field holds the id of: a path
+ * of the contract that lists or creates items, with a path of one item (`/pets/{petId}`) beside
+ * it, so that the service, the mocks and MSW can look the item up.
+ */
+function References() {
+  let paths = {};
+  // The path items' `$ref`s are relative to the root file, not to the schema's.
+  let rootFile;
+  const resolvePath = (path, ctx) => paths[path] && ctx.resolve(paths[path], rootFile).node;
+  const fits = shapeCheck('x-references', { type: 'string', pattern: '^/' });
+  const check = (path, location, ctx) => {
+    if (path === undefined || !fits(path, location, ctx)) return;
+    const collection = resolvePath(path, ctx);
+    const itemPath = Object.keys(paths).find(
+      (candidate) => candidate.startsWith(`${path}/`) && /^\{[^}/]+\}$/.test(candidate.slice(path.length + 1)),
+    );
+    if (collection?.get === undefined && collection?.post === undefined) {
+      ctx.report({
+        message: `\`x-references\` names ${path}, which is no collection of the contract's paths.`,
+        location,
+      });
+    } else if (itemPath === undefined || resolvePath(itemPath, ctx)?.get === undefined) {
+      ctx.report({
+        message: `\`x-references\` names ${path}, whose items cannot be fetched: the contract has no GET ${path}/{id}.`,
+        location,
+      });
+    }
+  };
+  return {
+    Root: {
+      enter(root, ctx) {
+        paths = root.paths ?? {};
+        rootFile = ctx.location.source.absoluteRef;
+      },
+    },
+    Schema: {
+      enter(schema, ctx) {
+        check(schema['x-references'], ctx.location.child('x-references'), ctx);
+        // Beside a `$ref` (`petId: {$ref: ./PetId.yaml, x-references: /pets}`), where the walk
+        // goes on into the referenced schema and never visits the property's own node.
+        for (const [name, property] of Object.entries(schema.properties ?? {})) {
+          if (property?.$ref !== undefined)
+            check(property['x-references'], ctx.location.child(['properties', name, 'x-references']), ctx);
+        }
+      },
+    },
+  };
+}
+
 /** `x-endpoint-limit` on an operation: the most webhook endpoints a key line may register, a positive integer. */
 const EndpointLimit = extensionRule('Operation', 'x-endpoint-limit', positiveInteger, () => {});
 
@@ -277,6 +327,7 @@ export default function rulesAsData() {
         transitions: Transitions,
         'webhook-delivery': WebhookDeliveryShape,
         'endpoint-limit': EndpointLimit,
+        references: References,
       },
     },
   };

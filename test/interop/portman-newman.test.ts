@@ -11,6 +11,8 @@ import { loadContract } from '../../contract/bundled.ts';
 import { collectionsOf } from '../../contract/collections.ts';
 import { REPOSITORY_ROOT } from '../../support/repository-copy.ts';
 import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
+import { jsonContent, namedExamples, requestBody } from '../support/contract-document.ts';
+import { defined } from '../support/defined.ts';
 import { escapeRegExp } from '../support/text.ts';
 
 const bin = (name: string) => join(REPOSITORY_ROOT, 'node_modules/.bin', name);
@@ -29,7 +31,9 @@ interface NewmanReport {
  * from the contract: a create's answer `id` goes to the operations on one item of its path
  * (`{{petId}}` for getPet and updatePet, `{{endpointId}}` for getWebhookEndpoint), and to the
  * creates whose body names another collection's item (an order's `petId`), so a new collection or
- * operation needs no line here.
+ * operation needs no line here. A delete removes an item created for it just before (by its
+ * collection's create, with the contract's first example), so that the calls after it, an order
+ * naming a pet among them, still find the item the first create made.
  */
 async function portmanConfig(): Promise<object> {
   const base = JSON.parse(await readFile(join(REPOSITORY_ROOT, 'test/interop/portman-config.json'), 'utf8'));
@@ -42,6 +46,11 @@ async function portmanConfig(): Promise<object> {
     }),
   );
   const collections = collectionsOf(loadContract());
+  const removals = new Set(
+    collections.flatMap((collection) =>
+      collection.create && collection.delete ? [collection.delete.operationId] : [],
+    ),
+  );
   const ids = new Set(collections.map((collection) => collection.idParameter));
   return {
     ...base,
@@ -54,7 +63,14 @@ async function portmanConfig(): Promise<object> {
     overwrites: [
       ...onItem.map(({ operation, parameter }) => ({
         openApiOperationId: operation.operationId,
-        overwriteRequestPathVariables: [{ key: parameter, value: `{{${parameter}}}`, overwrite: true }],
+        // A delete's item is the one made for it (below), a variable of its own: `{{petIdToRemove}}`.
+        overwriteRequestPathVariables: [
+          {
+            key: parameter,
+            value: `{{${parameter}${removals.has(operation.operationId) ? 'ToRemove' : ''}}}`,
+            overwrite: true,
+          },
+        ],
       })),
       ...collections.flatMap((collection) => {
         const named = collection.fields.filter((field) => ids.has(field.name) && field.name !== collection.idParameter);
@@ -72,6 +88,20 @@ async function portmanConfig(): Promise<object> {
           : [];
       }),
     ],
+    operationPreRequestScripts: collections.flatMap(({ create, delete: remove, idParameter }) => {
+      if (create === undefined || remove === undefined || idParameter === undefined) return [];
+      const body = defined(requestBody(create.operationId), `the request body of ${create.operationId}`);
+      const [, example] = defined(namedExamples(jsonContent(body))[0], `an example of ${create.operationId}'s body`);
+      // A request-scoped variable: the collection's `{{petId}}` stays the first create's.
+      const removed = `${idParameter}ToRemove`;
+      const script = `pm.sendRequest({
+  url: pm.variables.replaceIn('{{baseUrl}}') + ${JSON.stringify(create.path)},
+  method: 'POST',
+  header: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + pm.variables.get('bearerToken') },
+  body: { mode: 'raw', raw: ${JSON.stringify(JSON.stringify(example.value))} },
+}, (error, response) => { if (!error) pm.variables.set(${JSON.stringify(removed)}, response.json().id); });`;
+      return [{ openApiOperationId: remove.operationId, scripts: [script] }];
+    }),
   };
 }
 

@@ -114,6 +114,40 @@ describe('startStatefulMock', () => {
       expect(await (await request(`/v1/pets/${created.id}`)).json()).toEqual({ ...created, status: 'sold' });
     });
 
+    it('removes a pet (204): its fetch is a 404, no list shows it, a stale If-Match removes nothing, and a reset brings a seeded one back', async () => {
+      const created = (await (await createPet({ name: 'Rex', categoryId: 3, status: 'available' })).json()) as Pet;
+      const remove = (id: number, headers: Record<string, string> = {}) =>
+        request(`/v1/pets/${id}`, { method: 'DELETE', headers });
+      await expectContractError(
+        await remove(created.id, { 'If-Match': '"0000000000000000"' }),
+        412,
+        'precondition_failed',
+      );
+      expect((await request(`/v1/pets/${created.id}`)).status).toBe(200);
+
+      const removed = await remove(created.id);
+      expect(removed.status).toBe(204);
+      await expectContractError(await request(`/v1/pets/${created.id}`), 404, 'not_found');
+      expect(await (await request('/v1/pets?limit=100')).json()).not.toContainEqual(created);
+      await expectContractError(await remove(created.id), 404, 'not_found');
+
+      const [seeded] = seededPets(mock);
+      const first = seeded as Pet;
+      expect((await remove(first.id)).status).toBe(204);
+      await reset();
+      expect(await (await request(`/v1/pets/${first.id}`)).json()).toEqual(first);
+    });
+
+    it('refuses an order naming no pet, or a removed one, with 400 naming petId, as the service does', async () => {
+      const created = (await (await createPet({ name: 'Rex', categoryId: 3, status: 'available' })).json()) as Pet;
+      const order = (petId: number) =>
+        request('/v1/store/orders', { method: 'POST', body: JSON.stringify({ petId, quantity: 1 }) });
+      expect((await order(created.id)).status).toBe(201);
+      await request(`/v1/pets/${created.id}`, { method: 'DELETE' });
+      const refused = await expectContractError(await order(created.id), 400, 'validation_failed');
+      expect(refused).toMatchObject({ details: [{ in: 'body', name: 'petId' }] });
+    });
+
     it('replays a create repeated with its Idempotency-Key, as the service does, creating one pet', async () => {
       const body = JSON.stringify(exampleValue('NewPetWithStatus'));
       const post = () => request('/v1/pets', { method: 'POST', body, headers: { 'Idempotency-Key': 'mock-retry-1' } });

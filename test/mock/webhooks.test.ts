@@ -119,15 +119,34 @@ describe('the stateful mock', () => {
     });
   });
 
+  it('sends a removal to those subscribed to its .deleted event, with the item as it was', async () => {
+    const { request } = await statefulMock();
+    const hooks = await receiver();
+    const endpoint = (await (
+      await request('/v1/webhook-endpoints', { method: 'POST', json: { url: hooks.url, events: ['pet.deleted'] } })
+    ).json()) as Created;
+    const pet = await (await request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 1 } })).json();
+    expect((await request(`/v1/pets/${(pet as { id: number }).id}`, { method: 'DELETE' })).status).toBe(204);
+
+    await vi.waitFor(() => expect(hooks.received).toHaveLength(1));
+    const [hook] = hooks.received;
+    const sent = new Webhook(endpoint.secret).verify(
+      defined(hook, 'the webhook').body,
+      signatureHeaders(defined(hook, 'the webhook')),
+    );
+    expect(sent).toMatchObject({ type: 'pet.deleted', data: pet });
+  });
+
   it('refuses POST /__mock/events for a type the contract does not declare', async () => {
     const { mock } = await statefulMock();
     const sent = await fetch(`${mock.url}/__mock/events`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ type: 'pet.deleted' }),
+      // No contract names an event so: `type` is the noun of a collection, a dot and a kind of write.
+      body: JSON.stringify({ type: 'no such.event' }),
     });
     expect(sent.status).toBe(400);
-    expect(((await sent.json()) as { message: string }).message).toMatch(/pet\.deleted/);
+    expect(((await sent.json()) as { message: string }).message).toContain('"no such.event"');
   });
 });
 

@@ -19,3 +19,26 @@ export function unknownPaths(contract: Contract = loadContract()): string[] {
   }
   return paths;
 }
+
+/** The methods a contract may declare on a path (HEAD comes with GET). */
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
+
+/**
+ * For each served path (`/v1/pets/1`), each method the contract does not declare there, with the
+ * methods it does declare, as `Allow` lists them: the tests of 405s, read from the contract, so a
+ * method a path gains later is never mistaken for one it lacks.
+ */
+export function undeclaredMethods(
+  paths: readonly string[],
+  contract: Contract = loadContract(),
+): Array<[method: string, path: string, allowed: string[]]> {
+  return paths.flatMap((path) => {
+    const allowed = contract.match(path)?.path.allow;
+    if (allowed === undefined) throw new Error(`The contract serves no ${path}.`);
+    return METHODS.filter((method) => !allowed.includes(method)).map((method): [string, string, string[]] => [
+      method,
+      path,
+      allowed,
+    ]);
+  });
+}

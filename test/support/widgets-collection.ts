@@ -320,7 +320,12 @@ function withWidgetsListed(document: string): string {
 export interface WidgetChanges {
   /** The item path added under `paths`. */
   path: string;
-  operationId: string;
+  /** The operations on one widget: its fetch, its change and its removal. */
+  operationIds: [fetch: string, update: string, remove: string];
+  /** The widget's field that names a pet (`x-references: /pets`), which a create may send. */
+  reference: { field: string; collection: string };
+  /** The event type a removal sends, declared in the contract's `webhooks`. */
+  event: string;
   /** The status schema's states and `x-transitions`, as written. */
   states: string[];
   transitions: Record<string, string[]>;
@@ -344,17 +349,22 @@ ${RATE_LIMIT_HEADERS}
             ${example}:
               $ref: ../components/examples/${example}.yaml
 `;
-  return `patch:
-  operationId: updateWidget
-${marker}  x-max-body-bytes: 4096
-  summary: Change a widget
-  description: |
-    Changes a widget's \`status\`, as \`WidgetStatus\`'s transitions allow, and returns it whole.
-    The body is a JSON merge patch of at most <!-- x-max-body-bytes -->.
-  tags:
-    - ${TAG}
-  parameters:
-    - name: widgetId
+  // A 200 with one widget, its ETag and a named example.
+  const widget = (description: string, example: string) => `    "200":
+      description: ${description}
+      headers:
+        ETag:
+          $ref: ../components/headers/ETag.yaml
+${RATE_LIMIT_HEADERS}
+      content:
+        application/json:
+          schema:
+            $ref: ../components/schemas/Widget.yaml
+          examples:
+            ${example}:
+              $ref: ../components/examples/${example}.yaml
+`;
+  const widgetId = `    - name: widgetId
       in: path
       required: true
       description: Identifier of the widget.
@@ -364,7 +374,53 @@ ${marker}  x-max-body-bytes: 4096
         minimum: 1
         maximum: 9007199254740991
       example: 1
-    - $ref: ../components/parameters/IfMatch.yaml
+`;
+  return `get:
+  operationId: getWidget
+${marker}  summary: Get a widget
+  description: Returns one widget by its identifier, with its \`ETag\`.
+  tags:
+    - ${TAG}
+  parameters:
+${widgetId}  responses:
+${widget('The widget.', 'WidgetCreated')}${error(400, 'The id is not a canonical positive integer (`validation_failed`).', 'ErrorWidgetEmptyPatch')}    "401":
+      $ref: ../components/responses/Unauthorized.yaml
+${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}    "429":
+      $ref: ../components/responses/TooManyRequests.yaml
+    "503":
+      $ref: ../components/responses/ServiceUnavailable.yaml
+delete:
+  operationId: deleteWidget
+${marker}  summary: Remove a widget
+  description: Removes a widget; a \`widget.deleted\` event reports it as it was.
+  tags:
+    - ${TAG}
+  parameters:
+${widgetId}    - $ref: ../components/parameters/IfMatch.yaml
+  responses:
+    "204":
+      description: The widget was removed.
+      headers:
+${RATE_LIMIT_HEADERS}
+${error(400, 'The id is not a canonical positive integer (`validation_failed`).', 'ErrorWidgetEmptyPatch')}    "401":
+      $ref: ../components/responses/Unauthorized.yaml
+${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}    "412":
+      $ref: ../components/responses/PreconditionFailed.yaml
+    "429":
+      $ref: ../components/responses/TooManyRequests.yaml
+    "503":
+      $ref: ../components/responses/ServiceUnavailable.yaml
+patch:
+  operationId: updateWidget
+${marker}  x-max-body-bytes: 4096
+  summary: Change a widget
+  description: |
+    Changes a widget's \`status\`, as \`WidgetStatus\`'s transitions allow, and returns it whole.
+    The body is a JSON merge patch of at most <!-- x-max-body-bytes -->.
+  tags:
+    - ${TAG}
+  parameters:
+${widgetId}    - $ref: ../components/parameters/IfMatch.yaml
   requestBody:
     required: true
     description: The change, as a JSON merge patch.
@@ -376,20 +432,7 @@ ${marker}  x-max-body-bytes: 4096
           WidgetPatchActivate:
             $ref: ../components/examples/WidgetPatchActivate.yaml
   responses:
-    "200":
-      description: The widget as changed.
-      headers:
-        ETag:
-          $ref: ../components/headers/ETag.yaml
-${RATE_LIMIT_HEADERS}
-      content:
-        application/json:
-          schema:
-            $ref: ../components/schemas/Widget.yaml
-          examples:
-            WidgetActivated:
-              $ref: ../components/examples/WidgetActivated.yaml
-${error(400, 'The body is not a valid change (`malformed_json`, `validation_failed`).', 'ErrorWidgetEmptyPatch')}    "401":
+${widget('The widget as changed.', 'WidgetActivated')}${error(400, 'The body is not a valid change (`malformed_json`, `validation_failed`).', 'ErrorWidgetEmptyPatch')}    "401":
       $ref: ../components/responses/Unauthorized.yaml
 ${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}${error(409, 'A change of `status` its transitions do not allow (`invalid_transition`).', 'ErrorWidgetTransition')}    "412":
       $ref: ../components/responses/PreconditionFailed.yaml
@@ -405,9 +448,11 @@ ${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}${er
 }
 
 /**
- * Makes the widgets of `addWidgetsCollection` (run first) changeable as openapi/README.md says a
- * write that is not a create is added: a `status` with `x-transitions` (a widget is created `draft`),
- * a merge-patch body, and `PATCH /widgets/{widgetId}` with every response the lint asks for.
+ * Makes the widgets of `addWidgetsCollection` (run first) a collection with every write, as
+ * openapi/README.md says they are added: a `status` with `x-transitions` (a widget is created
+ * `draft`), a merge-patch body, `GET`, `PATCH` and `DELETE /widgets/{widgetId}` with every response
+ * the lint asks for, an optional `petId` naming a pet (`x-references: /pets`), and the webhook
+ * `widget.deleted`, which endpoints may subscribe to.
  */
 export async function addWidgetChanges(root: string, options: WidgetsOptions = {}): Promise<WidgetChanges> {
   const stability = options.stability ?? 'experimental';
@@ -420,6 +465,20 @@ x-transitions:
 ${Object.entries(WIDGET_TRANSITIONS)
   .map(([from, to]) => `  ${from}: [${to.join(', ')}]`)
   .join('\n')}
+`,
+    WidgetDeletedEvent: `type: object
+description: A widget was removed; \`data\` is the widget as it was. The Standard Webhooks envelope.
+required: [type, timestamp, data]
+additionalProperties: false
+properties:
+  type:
+    type: string
+    const: widget.deleted
+    description: The event's type.
+  timestamp:
+    $ref: ./WebhookTimestamp.yaml
+  data:
+    $ref: ./Widget.yaml
 `,
     WidgetPatch: `type: object
 description: The change to a widget, as a JSON merge patch.
@@ -441,14 +500,41 @@ properties:
       400,
     ),
     ErrorWidgetNotFound: error('not_found', 'No widget has the id 9.', 404),
+    WidgetDeletedEvent: `summary: "A widget was removed"\nvalue:\n  type: widget.deleted\n  timestamp: "2026-12-02T09:30:05.112Z"\n  data:\n    id: 1\n    name: Sprocket\n${status('draft')}`,
     ErrorWidgetTransition: error(
       'invalid_transition',
       'The status of widget 1 cannot go from `retired` to `active`.',
       409,
     ),
   };
+  const webhook = `post:
+  operationId: widgetDeleted
+${stability === 'stable' ? '' : `  x-stability: ${stability}\n`}  summary: "A widget was removed (widget.deleted)"
+  description: Sent to every webhook endpoint subscribed to \`widget.deleted\`.
+  tags:
+    - ${TAG}
+  security: []
+  parameters:
+    - $ref: ../components/parameters/WebhookIdHeader.yaml
+    - $ref: ../components/parameters/WebhookTimestampHeader.yaml
+    - $ref: ../components/parameters/WebhookSignatureHeader.yaml
+  requestBody:
+    required: true
+    description: The Standard Webhooks envelope of the event.
+    content:
+      application/json:
+        schema:
+          $ref: ../components/schemas/WidgetDeletedEvent.yaml
+        examples:
+          WidgetDeletedEvent:
+            $ref: ../components/examples/WidgetDeletedEvent.yaml
+  responses:
+    "200":
+      description: Any 2xx answer within the delivery timeout acknowledges the event.
+`;
   const files: Array<[string, string]> = [
     ['openapi/paths/widgets_{widgetId}.yaml', itemPathFile(stability)],
+    ['openapi/webhooks/widgetDeleted.yaml', webhook],
     ...Object.entries(schemas).map(([name, text]): [string, string] => [
       `openapi/components/schemas/${name}.yaml`,
       text,
@@ -463,10 +549,16 @@ properties:
     await writeFile(path.join(root, file), change(await readFile(path.join(root, file), 'utf8')), 'utf8');
     files.push([file, '']);
   };
+  const petId =
+    '  petId:\n    $ref: ./PetId.yaml\n    description: The pet the widget is for.\n    x-references: /pets\n';
   await edit(
     'openapi/components/schemas/Widget.yaml',
     (text) =>
-      `${text.replace('  - name\n', '  - name\n  - status\n')}  status:\n    $ref: ./WidgetStatus.yaml\n    default: ${WIDGET_STATES[0]}\n`,
+      `${text.replace('  - name\n', '  - name\n  - status\n')}  status:\n    $ref: ./WidgetStatus.yaml\n    default: ${WIDGET_STATES[0]}\n${petId}`,
+  );
+  await edit('openapi/components/schemas/NewWidget.yaml', (text) => `${text}${petId}`);
+  await edit('openapi/components/schemas/WebhookEventType.yaml', (text) =>
+    text.replace(/(\nenum:\n(?: {2}- .*\n)+)/, '$1  - widget.deleted\n'),
   );
   await edit('openapi/components/examples/WidgetsFirstPage.yaml', (text) =>
     text.replace(/( {4}name: \w+\n)/g, `$1${status(WIDGET_STATES[0] ?? '')}`),
@@ -476,14 +568,18 @@ properties:
     (text) => `${text}${status(WIDGET_STATES[0] ?? '').slice(2)}`,
   );
   await edit('openapi/openapi.yaml', (text) =>
-    text.replace(
-      '  /widgets:\n    $ref: paths/widgets.yaml\n',
-      (listed) => `${listed}  /widgets/{widgetId}:\n    $ref: paths/widgets_{widgetId}.yaml\n`,
-    ),
+    text
+      .replace(
+        '  /widgets:\n    $ref: paths/widgets.yaml\n',
+        (listed) => `${listed}  /widgets/{widgetId}:\n    $ref: paths/widgets_{widgetId}.yaml\n`,
+      )
+      .replace('\nwebhooks:\n', '\nwebhooks:\n  widgetDeleted:\n    $ref: webhooks/widgetDeleted.yaml\n'),
   );
   return {
     path: `${PATH}/{widgetId}`,
-    operationId: 'updateWidget',
+    operationIds: ['getWidget', 'updateWidget', 'deleteWidget'],
+    reference: { field: 'petId', collection: '/pets' },
+    event: 'widget.deleted',
     states: WIDGET_STATES,
     transitions: WIDGET_TRANSITIONS,
     files: files.map(([file]) => file),

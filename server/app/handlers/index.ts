@@ -3,9 +3,9 @@
 // the contract cannot say.
 import type { Contract, OperationId } from '../../../contract/contract.ts';
 import { type CollectionHandlerDeps, collectionHandler } from '../../../core/collections/handlers.ts';
+import { PreconditionError } from '../../../core/errors.ts';
 import type { Handler, Handlers } from '../../../core/http-types.ts';
 import type { ReadinessProbes } from '../readiness.ts';
-import { createOrder } from './create-order.ts';
 import { getHealth, getReadiness } from './health.ts';
 import { type WebhookEndpointDeps, webhookEndpointHandlers } from './webhook-endpoints.ts';
 
@@ -17,7 +17,10 @@ export interface HandlerDeps extends CollectionHandlerDeps, Omit<WebhookEndpoint
 export function createHandlers(deps: HandlerDeps): Handlers {
   const collection = <K extends OperationId>(operationId: K): Handler<K> => {
     const handler = collectionHandler(deps, operationId);
-    if (!handler) throw new Error(`${operationId} lists, creates, fetches or updates no collection of the contract.`);
+    if (!handler)
+      throw new PreconditionError(
+        `${operationId} lists, creates, fetches, changes or removes no collection of the contract; give it a handler of its own.`,
+      );
     // The collection layer answers what the contract declares for the operation (its item schema).
     return handler as unknown as Handler<K>;
   };
@@ -26,8 +29,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     createPet: collection('createPet'),
     getPet: collection('getPet'),
     updatePet: collection('updatePet'),
+    deletePet: collection('deletePet'),
     listOrders: collection('listOrders'),
-    createOrder: createOrder(collection('createOrder'), deps.stores('pets')),
+    createOrder: collection('createOrder'),
     getOrder: collection('getOrder'),
     updateOrder: collection('updateOrder'),
     ...webhookEndpointHandlers(deps),

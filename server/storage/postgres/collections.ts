@@ -1,13 +1,15 @@
 // The contract's collections in PostgreSQL: their tables brought in line with the contract by the
 // migration (under its advisory lock), and a store per collection on the pool.
 import type pg from 'pg';
-import type { Collection } from '../../../contract/collections.ts';
+import type { Collection, WriteKind } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
+import { missingReference, referencesOf } from '../../../core/collections/references.ts';
 import type {
   CollectionStore,
   CollectionStores,
   Item,
   ItemChange,
+  ItemCheck,
   Page,
   PageQuery,
 } from '../../../core/collections/store.ts';
@@ -110,7 +112,7 @@ export function postgresCollectionStores(
 export type PostgresWriteRecorder = (
   db: pg.Pool | pg.PoolClient,
   collection: Collection,
-  change: 'created' | 'updated',
+  change: WriteKind,
   item: Item,
 ) => Promise<void>;
 
@@ -126,6 +128,7 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #get: NamedStatement;
   readonly #lock: NamedStatement;
   readonly #update: NamedStatement;
+  readonly #delete: NamedStatement;
   readonly #pages = new Map<string, NamedStatement>();
   readonly #idempotency: PostgresIdempotencyStore;
   readonly #recordWrite: PostgresWriteRecorder | undefined;
@@ -153,6 +156,25 @@ class PostgresCollectionStore implements CollectionStore {
       name: `${table.name}.update`,
       text: `UPDATE ${table.name} SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')} WHERE id = $${columns.length + 1} RETURNING ${selectList(table)}`,
     };
+    this.#delete = { name: `${table.name}.delete`, text: `DELETE FROM ${table.name} WHERE id = $1` };
+  }
+
+  /**
+   * Refuses a write whose reference names no item, on the write's transaction. FOR KEY SHARE: the
+   * item found stays until the write commits (its delete waits); one deleted first is not found.
+   */
+  async #checkReferences(client: pg.PoolClient | pg.Pool, fields: Record<string, unknown>, before?: Item) {
+    for (const reference of referencesOf(this.#table.collection, fields, before)) {
+      const { rows } = await execute(
+        client,
+        {
+          name: `${reference.target.name}.referenced`,
+          text: `SELECT 1 FROM ${reference.target.name} WHERE id = $1 FOR KEY SHARE`,
+        },
+        [reference.id],
+      );
+      if (rows.length === 0) throw missingReference(reference);
+    }
   }
 
   async update(id: number, change: ItemChange): Promise<Item | undefined> {
@@ -163,6 +185,7 @@ class PostgresCollectionStore implements CollectionStore {
       const before = this.#read(current);
       const fields = change(before);
       assertStorable('postgres', this.#table, fields);
+      await this.#checkReferences(client, fields, before);
       const updated = await execute<Item>(client, this.#update, [
         ...this.#table.fields.map((field) => toColumn('postgres', field, fields[field.name])),
         id,
@@ -174,6 +197,19 @@ class PostgresCollectionStore implements CollectionStore {
       if (this.#recordWrite && !sameItem(before, item))
         await this.#recordWrite(client, this.#table.collection, 'updated', item);
       return item;
+    });
+  }
+
+  async delete(id: number, check: ItemCheck): Promise<Item | undefined> {
+    return inPoolTransaction(this.#pool, async (client) => {
+      const { rows } = await execute<Item>(client, this.#lock, [id]);
+      const current = rows[0] && this.#read(rows[0]);
+      if (!current) return undefined;
+      check(current);
+      await execute(client, this.#delete, [id]);
+      // Its event carries the item as it was, and commits with the removal or not at all.
+      if (this.#recordWrite) await this.#recordWrite(client, this.#table.collection, 'deleted', current);
+      return current;
     });
   }
 
@@ -194,6 +230,7 @@ class PostgresCollectionStore implements CollectionStore {
   }
 
   async #insertOn(db: pg.Pool | pg.PoolClient, fields: Record<string, unknown>): Promise<Item> {
+    await this.#checkReferences(db, fields);
     const { rows } = await execute<Item>(
       db,
       this.#insert,

@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { loadContract } from '../../../contract/bundled.ts';
 import type { Contract } from '../../../contract/contract.ts';
-import { webhookEvents } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { webhookIdentifiers } from '../../events/identifiers.ts';
@@ -63,13 +62,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   try {
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);
     const idempotency = new PostgresIdempotencyStore(pool);
-    const webhooks = new PostgresWebhookStore(
-      pool,
-      idempotency,
-      clock,
-      webhookEvents(contract.document).map(({ type }) => type),
-      webhookIdentifiers,
-    );
+    const webhooks = new PostgresWebhookStore(pool, idempotency, clock, webhookIdentifiers);
     const keys = new PostgresKeyStore(pool, clock, (changed) => listenForKeyChanges(url, changed));
     return {
       collections: postgresCollectionStores(pool, contract, idempotency, (db, collection, change, item) =>

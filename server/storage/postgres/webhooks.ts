@@ -2,8 +2,7 @@
 // outbox of deliveries written in the transaction of the create that caused the event. Each due
 // delivery is claimed by one instance (FOR UPDATE SKIP LOCKED) and leased while it is attempted.
 import type pg from 'pg';
-import type { Collection } from '../../../contract/collections.ts';
-import { eventType } from '../../../contract/webhooks.ts';
+import type { Collection, WriteKind } from '../../../contract/collections.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Item } from '../../../core/collections/store.ts';
 import { ApiError } from '../../../core/errors.ts';
@@ -48,27 +47,20 @@ export class PostgresWebhookStore implements WebhookStore {
   readonly #pool: pg.Pool;
   readonly #idempotency: PostgresIdempotencyStore;
   readonly #clock: Clock;
-  readonly #declared: ReadonlySet<string>;
   readonly #ids: WebhookIdentifiers;
 
-  constructor(
-    pool: pg.Pool,
-    idempotency: PostgresIdempotencyStore,
-    clock: Clock,
-    declared: Iterable<string>,
-    ids: WebhookIdentifiers,
-  ) {
+  constructor(pool: pg.Pool, idempotency: PostgresIdempotencyStore, clock: Clock, ids: WebhookIdentifiers) {
     this.#pool = pool;
     this.#idempotency = idempotency;
     this.#clock = clock;
-    this.#declared = new Set(declared);
     this.#ids = ids;
   }
 
   /** Records the event of a write on `db`, the write's transaction: one pending delivery per subscribed endpoint of an active line. */
-  async record(db: pg.Pool | pg.PoolClient, collection: Collection, change: 'created' | 'updated', item: Item) {
-    const type = eventType(collection.noun, change);
-    if (!this.#declared.has(type)) return;
+  async record(db: pg.Pool | pg.PoolClient, collection: Collection, change: WriteKind, item: Item) {
+    // The contract's webhooks declare which writes of the collection send an event.
+    const type = collection.events[change];
+    if (type === undefined) return;
     const now = this.#clock.now();
     const at = new Date(now).toISOString();
     const { rows } = await withPostgres(() =>

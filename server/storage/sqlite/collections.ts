@@ -1,18 +1,20 @@
 // The contract's collections in SQLite: their tables brought in line with the contract when the
 // database opens, and a store per collection with group commit and read caches.
 import type { Database, Statement } from 'better-sqlite3';
-import type { Collection } from '../../../contract/collections.ts';
+import type { Collection, WriteKind } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
+import { missingReference, referencesOf } from '../../../core/collections/references.ts';
 import type {
   CollectionStore,
   CollectionStores,
   Item,
   ItemChange,
+  ItemCheck,
   Page,
   PageQuery,
 } from '../../../core/collections/store.ts';
 import { sameItem } from '../../../core/collections/store.ts';
-import { UnavailableError } from '../../../core/errors.ts';
+import { type ApiError, UnavailableError } from '../../../core/errors.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {
   assertStorable,
@@ -45,7 +47,10 @@ export interface SqliteStoreOptions {
 }
 
 /** What a write to a collection tells the webhooks, in its transaction (synchronous, as SQLite's are). */
-type WriteRecorder = (collection: Collection, change: 'created' | 'updated', item: Item) => void;
+type WriteRecorder = (collection: Collection, change: WriteKind, item: Item) => void;
+
+/** What a create of a group commit came to: also refused alone (a reference naming no item), the others of its batch stored. */
+type CreateOutcome = CreateOnceOutcome<Item> | { refused: ApiError };
 
 /** A create waiting for its group commit, with its claim on an idempotency key if it has one. */
 interface PendingCreate {
@@ -145,8 +150,9 @@ class SqliteCollectionStore implements CollectionStore {
   readonly #get: Statement<[number], Item>;
   readonly #pages: ReadCache<Page>;
   readonly #items: ReadCache<Item>;
-  readonly #creates: GroupCommit<PendingCreate, CreateOnceOutcome<Item>>;
+  readonly #creates: GroupCommit<PendingCreate, CreateOutcome>;
   readonly #update: (id: number, change: ItemChange) => Item | undefined;
+  readonly #delete: (id: number, check: ItemCheck) => Item | undefined;
   readonly #checkFile: () => void;
   readonly #recordWrite: WriteRecorder;
 
@@ -172,11 +178,19 @@ class SqliteCollectionStore implements CollectionStore {
     // Group commit: the items created in one turn of the event loop share one transaction, so one
     // fsync (synchronous = FULL) acknowledges them all instead of one fsync per item.
     // IMMEDIATE: the write lock is taken (or waited for, busy_timeout) at BEGIN.
+    // In the write's transaction, which holds the write lock: no delete of the item named comes between.
+    const missing = (fields: Record<string, unknown>, before?: Item) =>
+      referencesOf(table.collection, fields, before).find(
+        ({ target, id }) =>
+          statement<[number], number>(db, `SELECT 1 FROM ${target.name} WHERE id = ?`).pluck().get(id) === undefined,
+      );
     const insertAll = db.transaction((items: PendingCreate[]) =>
-      items.map(({ fields, claim, answerOf }): CreateOnceOutcome<Item> => {
+      items.map(({ fields, claim, answerOf }): CreateOutcome => {
         // Another process on the file may have committed this key since the request looked.
         const kept = claim && idempotency.findNow(claim);
         if (kept) return { kept };
+        const reference = missing(fields);
+        if (reference) return { refused: missingReference(reference) };
         // `all`, never `get`: `get` stops at the returned row and resets the statement, which
         // (outside a transaction) commits and drops the commit's error (a full disk), so an item
         // that was never stored would get its 201. `all` runs the statement to its end.
@@ -202,6 +216,8 @@ class SqliteCollectionStore implements CollectionStore {
       const current = this.#read(row);
       const fields = change(current);
       assertStorable('sqlite', table, fields);
+      const reference = missing(fields, current);
+      if (reference) throw missingReference(reference);
       // `all`, never `get`: see the insert.
       const [stored] = update.all(...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])), id);
       if (!stored) throw new Error(`SQLite returned no row for an updated ${table.collection.noun}.`);
@@ -209,6 +225,18 @@ class SqliteCollectionStore implements CollectionStore {
       // The change's event commits with it, or neither does; a change to what the item was is none.
       if (!sameItem(current, updated)) this.#recordWrite(table.collection, 'updated', updated);
       return updated;
+    }).immediate;
+    const remove = statement(db, `DELETE FROM ${table.name} WHERE id = ?`);
+    // IMMEDIATE, as the update: the item checked is the one removed; a check that throws removes nothing.
+    this.#delete = db.transaction((id: number, check: ItemCheck): Item | undefined => {
+      const row = this.#get.get(id);
+      if (!row) return undefined;
+      const current = this.#read(row);
+      check(current);
+      remove.run(id);
+      // Its event carries the item as it was, and commits with the removal or not at all.
+      this.#recordWrite(table.collection, 'deleted', current);
+      return current;
     }).immediate;
     this.#creates = new GroupCommit(
       (items) =>
@@ -230,6 +258,7 @@ class SqliteCollectionStore implements CollectionStore {
     // Checked before queueing: a value no engine can store refuses only its own create.
     assertStorable('sqlite', this.#table, fields);
     const outcome = await this.#creates.submit({ fields });
+    if ('refused' in outcome) throw outcome.refused;
     if (!('created' in outcome)) throw new Error('A create without an idempotency key found a kept answer.');
     return outcome.created;
   }
@@ -240,14 +269,25 @@ class SqliteCollectionStore implements CollectionStore {
     answerOf: (item: Item) => KeptAnswer,
   ): Promise<CreateOnceOutcome<Item>> {
     assertStorable('sqlite', this.#table, fields);
-    return await this.#creates.submit({ fields, claim, answerOf });
+    const outcome = await this.#creates.submit({ fields, claim, answerOf });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome;
   }
 
   async update(id: number, change: ItemChange): Promise<Item | undefined> {
+    return this.#write(() => this.#update(id, change));
+  }
+
+  async delete(id: number, check: ItemCheck): Promise<Item | undefined> {
+    return this.#write(() => this.#delete(id, check));
+  }
+
+  /** A write's transaction, on a database still open and still at its path. */
+  #write<T>(transaction: () => T): T {
     return withSqlite(() => {
       if (!this.#db.open) throw new UnavailableError('storage', 'the database is closed');
       this.#checkFile();
-      return this.#update(id, change);
+      return transaction();
     });
   }
 

@@ -1,6 +1,5 @@
 import { loadContract } from '../../../contract/bundled.ts';
 import type { Contract } from '../../../contract/contract.ts';
-import { webhookEvents } from '../../../contract/webhooks.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { webhookIdentifiers } from '../../events/identifiers.ts';
@@ -47,13 +46,7 @@ export function sqliteStorage(
 ): Storage {
   const idempotency = new SqliteIdempotencyStore(db);
   const checkFile = databaseFileCheck(path);
-  const webhooks = new SqliteWebhookStore(
-    db,
-    idempotency,
-    clock,
-    webhookEvents(contract.document).map(({ type }) => type),
-    webhookIdentifiers,
-  );
+  const webhooks = new SqliteWebhookStore(db, idempotency, clock, webhookIdentifiers);
   return {
     collections: sqliteCollectionStores(db, contract, idempotency, {
       observer,

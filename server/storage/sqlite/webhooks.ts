@@ -2,8 +2,7 @@
 // transaction (the group commit) of the create that caused the event, so an event exists if and
 // only if its create committed.
 import type { Database } from 'better-sqlite3';
-import type { Collection } from '../../../contract/collections.ts';
-import { eventType } from '../../../contract/webhooks.ts';
+import type { Collection, WriteKind } from '../../../contract/collections.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Item } from '../../../core/collections/store.ts';
 import { ApiError } from '../../../core/errors.ts';
@@ -48,21 +47,12 @@ export class SqliteWebhookStore implements WebhookStore {
   readonly #db: Database;
   readonly #idempotency: SqliteIdempotencyStore;
   readonly #clock: Clock;
-  readonly #declared: ReadonlySet<string>;
   readonly #ids: WebhookIdentifiers;
 
-  /** `declared`: the event types the contract's webhooks send; a write of another type records nothing. */
-  constructor(
-    db: Database,
-    idempotency: SqliteIdempotencyStore,
-    clock: Clock,
-    declared: Iterable<string>,
-    ids: WebhookIdentifiers,
-  ) {
+  constructor(db: Database, idempotency: SqliteIdempotencyStore, clock: Clock, ids: WebhookIdentifiers) {
     this.#db = db;
     this.#idempotency = idempotency;
     this.#clock = clock;
-    this.#declared = new Set(declared);
     this.#ids = ids;
   }
 
@@ -71,9 +61,10 @@ export class SqliteWebhookStore implements WebhookStore {
    * its type, whose key line is active. To be called inside the write's transaction (the group
    * commit's), so the deliveries commit with the write or not at all.
    */
-  recordNow(collection: Collection, change: 'created' | 'updated', item: Item): void {
-    const type = eventType(collection.noun, change);
-    if (!this.#declared.has(type)) return;
+  recordNow(collection: Collection, change: WriteKind, item: Item): void {
+    // The contract's webhooks declare which writes of the collection send an event.
+    const type = collection.events[change];
+    if (type === undefined) return;
     const now = this.#clock.now();
     const at = new Date(now).toISOString();
     const endpoints = statement<[string, string], string>(

@@ -3,13 +3,13 @@ import type { NewOrder, Order } from '../../../generated/openapi.ts';
 import { responseCase, statefulIt } from '../../support/conformance/cases.ts';
 import { type ApiRequest, errorCode, expectStatus, send } from '../../support/conformance/client.ts';
 import { idempotencyCases } from '../../support/conformance/idempotency.ts';
-import { createPet, LARGEST_ID, requestFromLink } from '../../support/conformance/pets.ts';
+import { LARGEST_ID, petOfTheTarget, requestFromLink } from '../../support/conformance/pets.ts';
 import { defined } from '../../support/defined.ts';
 import { nextLink } from '../../support/link-header.ts';
 
 /** Places an order for an animal created for it, and returns the order as the 201 carried it. */
 async function placeOrder(quantity = 1): Promise<{ order: Order; location: string | null }> {
-  const { pet } = await createPet();
+  const pet = await petOfTheTarget();
   const request: ApiRequest = { method: 'POST', path: '/store/orders', json: { petId: pet.id, quantity } };
   const response = await send('createOrder', request);
   expectStatus(request, response, 201);
@@ -66,10 +66,10 @@ describe('listOrders: GET /store/orders (experimental)', () => {
 });
 
 describe('createOrder: POST /store/orders (experimental)', () => {
-  idempotencyCases('createOrder', '/store/orders', async () => ({ petId: (await createPet()).pet.id, quantity: 1 }));
+  idempotencyCases('createOrder', '/store/orders', async () => ({ petId: (await petOfTheTarget()).id, quantity: 1 }));
 
   responseCase('createOrder', 201, 'with the order as stored, placed, and its Location', async (call) => {
-    const { pet } = await createPet();
+    const pet = await petOfTheTarget();
     const response = await call({ path: '/store/orders', json: { petId: pet.id, quantity: 2 } satisfies NewOrder });
     const order = response.body as Order;
     expect(order.status).toBe('placed');

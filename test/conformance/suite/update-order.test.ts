@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import type { Order } from '../../../generated/openapi.ts';
 import { responseCase, statefulIt } from '../../support/conformance/cases.ts';
 import { type ApiRequest, errorCode, expectStatus, send } from '../../support/conformance/client.ts';
-import { createPet, LARGEST_ID } from '../../support/conformance/pets.ts';
+import { LARGEST_ID, petOfTheTarget } from '../../support/conformance/pets.ts';
 import { patchRequest, statePairs, stepsBetween, transitionsOf } from '../../support/conformance/updates.ts';
 import { defined } from '../../support/defined.ts';
 
@@ -11,7 +11,7 @@ const patch = (orderId: number, json: unknown, headers?: Record<string, string>)
   patchRequest('updateOrder', `/store/orders/${orderId}`, json, headers);
 
 async function placeOrder(): Promise<Order> {
-  const { pet } = await createPet();
+  const pet = await petOfTheTarget();
   const request: ApiRequest = { method: 'POST', path: '/store/orders', json: { petId: pet.id, quantity: 1 } };
   const response = await send('createOrder', request);
   expectStatus(request, response, 201);

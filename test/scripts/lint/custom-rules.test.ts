@@ -26,6 +26,13 @@ const errorCode = '/components/schemas/Error/properties/code';
 const errorCodes = `${errorCode}/x-error-codes`;
 const petStatus = '/components/schemas/Pet/properties/status';
 const transitions = `${petStatus}/x-transitions`;
+const petProperties = '/components/schemas/Pet/properties';
+/** A field naming another pet (a parent), the reference written beside the schema's own keywords. */
+const parentId = (references: unknown) =>
+  set(petProperties, 'parentId', { type: 'integer', 'x-references': references });
+/** The same field as a `$ref` with `x-references` beside it, where the walk never visits the property itself. */
+const parentIdByRef = (references: unknown) =>
+  set(petProperties, 'parentId', { $ref: '#/components/schemas/Pet/properties/name', 'x-references': references });
 
 function at(document: Node, pointer: string): Node {
   return pointer
@@ -334,6 +341,33 @@ const violations: Array<{
     pointer: `#${createPet}/x-endpoint-limit`,
   },
   {
+    ruleId: 'animal-store/references',
+    violation: 'a reference to a path the contract does not have',
+    mutate: parentId('/animals'),
+    pointer: `#${petProperties}/parentId/x-references`,
+  },
+  {
+    ruleId: 'animal-store/references',
+    violation: 'a reference beside a $ref to a path the contract does not have',
+    mutate: parentIdByRef('/animals'),
+    pointer: `#${petProperties}/parentId/x-references`,
+  },
+  {
+    ruleId: 'animal-store/references',
+    violation: 'a reference that is no path',
+    mutate: parentId('pets'),
+    pointer: `#${petProperties}/parentId/x-references`,
+  },
+  {
+    ruleId: 'animal-store/references',
+    violation: 'a reference to a collection whose items cannot be fetched',
+    mutate: (document) => {
+      parentId('/pets')(document);
+      delete (at(document, '/paths') as Node)['/pets/{petId}'];
+    },
+    pointer: `#${petProperties}/parentId/x-references`,
+  },
+  {
     ruleId: 'no-unused-components',
     violation: 'a schema nothing references',
     mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
@@ -403,6 +437,16 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
     ruleId: 'animal-store/transitions',
     variant: 'a state with no entry of its own (no way out of it)',
     mutations: [remove(transitions, 'sold')],
+  },
+  {
+    ruleId: 'animal-store/references',
+    variant: "a field naming an item of the contract's collection /pets",
+    mutations: [parentId('/pets')],
+  },
+  {
+    ruleId: 'animal-store/references',
+    variant: 'the same reference beside a $ref',
+    mutations: [parentIdByRef('/pets')],
   },
   {
     ruleId: 'animal-store/endpoint-limit',

@@ -3,10 +3,11 @@
 // contract and `npm run generate` is run, and nothing else is written until the server's handler
 // table. Then both mocks and the client's MSW handlers serve the collection from the contract, the
 // client package builds, the typecheck names the operations the server lacks, and once they are
-// marked not implemented the server answers 501 for them. The same copy makes the widgets
-// changeable (a status with `x-transitions` and `PATCH /widgets/{widgetId}`): the mocks and MSW apply
-// the change and its transitions before any code, and one handler-table line per operation has the
-// server apply them too.
+// marked not implemented the server answers 501 for them. The same copy gives the widgets every
+// write (a status with `x-transitions`, `GET`, `PATCH` and `DELETE /widgets/{widgetId}`), a field
+// naming a pet (`x-references: /pets`) and the event `widget.deleted`: the mocks and MSW apply the
+// change, its transitions, the reference and the removal, and send the event, before any code, and
+// one handler-table line per operation has the server do the same.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { contractLocations } from '../../../scripts/pipeline/locations.ts';
 import { regenerate } from '../../../scripts/pipeline/regenerate.ts';
 import { copyRepository, type RepositoryCopy } from '../../../support/repository-copy.ts';
 import { defined } from '../../support/defined.ts';
+import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
 import {
   addWidgetChanges,
   addWidgetsCollection,
@@ -98,8 +100,16 @@ async function typecheckServer(): Promise<{ code: number | null; output: string 
 }
 
 /** Runs a command in the copy to its end: its exit code and everything it printed. */
-async function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(command, args, { cwd: copy.root, stdio: ['ignore', 'pipe', 'pipe'] });
+async function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(command, args, {
+    cwd: copy.root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   for (const stream of [child.stdout, child.stderr])
     stream.setEncoding('utf8').on('data', (chunk) => (output += chunk));
@@ -149,6 +159,58 @@ function movesFrom(from: string): { allowed: string; refused: string } {
       `a state ${from} may not go to`,
     ),
   };
+}
+
+/** The largest id the contract allows, which no pet ever has. */
+const NO_PET = 9007199254740991;
+
+/**
+ * At `origin` with `headers`: registers a webhook endpoint for the removal's event, creates a
+ * widget naming a pet the target holds and one naming none, removes the first and fetches it: the
+ * statuses, the refusal's body and the event received.
+ */
+async function removeAWidget(origin: string, headers: Record<string, string>) {
+  const hooks = await startWebhookReceiver();
+  try {
+    const registered = await fetch(
+      `${origin}/v1/webhook-endpoints`,
+      json({ url: hooks.url, events: [changes.event] }, headers),
+    );
+    expect(registered.status).toBe(201);
+    const [pet] = (await (await fetch(`${origin}/v1/pets`, { headers })).json()) as Array<{ id: number }>;
+    const field = changes.reference.field;
+    const named = await fetch(
+      `${origin}/v1${widgets.path}`,
+      json({ ...examples.newWidget, [field]: defined(pet, 'a pet').id }, headers),
+    );
+    const widget = (await named.json()) as { id: number };
+    const refused = await fetch(
+      `${origin}/v1${widgets.path}`,
+      json({ ...examples.newWidget, [field]: NO_PET }, headers),
+    );
+    const url = `${origin}/v1${widgets.path}/${widget.id}`;
+    const removed = await fetch(url, { method: 'DELETE', headers });
+    const fetched = await fetch(url, { headers });
+    await expect.poll(() => hooks.received.length).toBe(1);
+    return {
+      statuses: { named: named.status, refused: refused.status, removed: removed.status, fetched: fetched.status },
+      refusal: await refused.json(),
+      event: JSON.parse(defined(hooks.received[0], 'the event').body) as { type: string; data: unknown },
+      widget,
+    };
+  } finally {
+    await hooks.close();
+  }
+}
+
+/** What `removeAWidget` must come to on every target: the reference and the removal as the contract says. */
+function expectRemoved(removal: Awaited<ReturnType<typeof removeAWidget>>) {
+  expect(removal.statuses).toEqual({ named: 201, refused: 400, removed: 204, fetched: 404 });
+  expect(removal.refusal).toMatchObject({
+    code: 'validation_failed',
+    details: [{ in: 'body', name: changes.reference.field }],
+  });
+  expect(removal.event).toMatchObject({ type: changes.event, data: removal.widget });
 }
 
 /**
@@ -212,6 +274,18 @@ describe('a collection added to the contract, after npm run generate alone', () 
       expect((await fetch(url, { ...mergePatch({ status: allowed }, headers), body: '' })).status).toBe(400);
       const plain = { ...mergePatch({ status: allowed }), headers: { ...headers, 'Content-Type': 'text/plain' } };
       expect((await fetch(url, plain)).status).toBe(415);
+
+      // The static mock keeps nothing: a removal of a widget it shows is answered, and nothing goes.
+      expect(await (await fetch(url, { headers })).json()).toEqual(item);
+      expect((await fetch(url, { method: 'DELETE', headers })).status).toBe(204);
+      expect((await fetch(url, { headers })).status).toBe(200);
+      expect((await fetch(`${mock.url}/v1${widgets.path}/99999`, { method: 'DELETE', headers })).status).toBe(404);
+      const unnamed = await fetch(
+        `${mock.url}/v1${widgets.path}`,
+        json({ ...examples.newWidget, [changes.reference.field]: NO_PET }, headers),
+      );
+      expect(unnamed.status).toBe(400);
+      expect(await unnamed.json()).toMatchObject({ details: [{ name: changes.reference.field }] });
     } finally {
       await mock?.close();
     }
@@ -232,6 +306,7 @@ describe('a collection added to the contract, after npm run generate alone', () 
     expect(changed.moved).toMatchObject({ status: 200, body: changed.expected });
     expect(changed.refused).toEqual({ status: 409, code: 'invalid_transition' });
     expect(changed.stale).toBe(412);
+    expectRemoved(await removeAWidget(origin, headers));
   }, 60_000);
 
   it('builds into the client package, whose MSW handlers serve it, keeping what is created when stateful', async () => {
@@ -255,18 +330,27 @@ describe('a collection added to the contract, after npm run generate alone', () 
       });
       const moved = (await patch(${JSON.stringify(changes.transitions.draft?.[0])})).status;
       const refused = (await patch(${JSON.stringify(changes.states[0])})).status;
-      console.log(JSON.stringify({ status: created.status, created: widget, listed: await listed.json(), moved, refused }));
+      const unnamed = (await fetch(url, { method: 'POST', headers, body: JSON.stringify({ ...${JSON.stringify(examples.newWidget)}, ${JSON.stringify(changes.reference.field)}: ${NO_PET} }) })).status;
+      const removed = (await fetch(url + '/' + widget.id, { method: 'DELETE', headers })).status;
+      const fetched = (await fetch(url + '/' + widget.id, { headers })).status;
+      console.log(JSON.stringify({ status: created.status, created: widget, listed: await listed.json(), moved, refused, unnamed, removed, fetched }));
       server.close();
     `;
     await writeFile(path.join(copy.root, 'msw-widgets.mjs'), script);
     const answered = await run(process.execPath, ['msw-widgets.mjs']);
     expect(answered.code, answered.output).toBe(0);
-    const { status, created, listed, moved, refused } = JSON.parse(
+    const { status, created, listed, moved, refused, unnamed, removed, fetched } = JSON.parse(
       defined(answered.output.trim().split('\n').at(-1), 'the answers'),
     );
     expect(status).toBe(201);
     expect(listed).toEqual([...examples.list, created]);
-    expect({ moved, refused }).toEqual({ moved: 200, refused: 409 });
+    expect({ moved, refused, unnamed, removed, fetched }).toEqual({
+      moved: 200,
+      refused: 409,
+      unnamed: 400,
+      removed: 204,
+      fetched: 404,
+    });
   }, 120_000);
 
   it('fails the typecheck, naming each operation the server has no handler for', async () => {
@@ -275,6 +359,17 @@ describe('a collection added to the contract, after npm run generate alone', () 
     expect(checked.output).toMatch(/server\/app\/handlers\/index\.ts/);
     for (const { operationId } of widgets.operations) expect(checked.output).toContain(operationId);
   }, 180_000);
+
+  it('stops the server’s start in one line on stderr, naming each operation without a handler', async () => {
+    const started = await run(process.execPath, ['--import', 'tsx', 'server/process/main.ts'], {
+      PORT: '0',
+      DATABASE_PATH: ':memory:',
+    });
+    expect(started.code).toBe(1);
+    const lines = started.output.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    for (const { operationId } of widgets.operations) expect(lines[0]).toContain(operationId);
+  }, 60_000);
 });
 
 describe('the same collection marked not implemented in the server’s handler table', () => {
@@ -283,7 +378,7 @@ describe('the same collection marked not implemented in the server’s handler t
 
   beforeAll(async () => {
     const table = path.join(copy.root, 'server', 'app', 'handlers', 'index.ts');
-    const marked = [...widgets.operations.map(({ operationId }) => operationId), changes.operationId]
+    const marked = [...widgets.operations.map(({ operationId }) => operationId), ...changes.operationIds]
       .map((operationId) => `    ${operationId}: notImplemented,\n`)
       .join('');
     const source = (await readFile(table, 'utf8'))
@@ -331,7 +426,7 @@ describe('the widgets served by the collection layer: one handler-table line per
 
   beforeAll(async () => {
     const table = path.join(copy.root, 'server', 'app', 'handlers', 'index.ts');
-    const operationIds = [...widgets.operations.map(({ operationId }) => operationId), changes.operationId];
+    const operationIds = [...widgets.operations.map(({ operationId }) => operationId), ...changes.operationIds];
     let source = await readFile(table, 'utf8');
     for (const operationId of operationIds)
       source = source.replace(`${operationId}: notImplemented,`, `${operationId}: collection('${operationId}'),`);
@@ -343,7 +438,14 @@ describe('the widgets served by the collection layer: one handler-table line per
     );
     const server = await start(
       'server/process/main.ts',
-      { HOST: '127.0.0.1', PORT: '0', DATABASE_PATH: path.join(copy.root, 'data', 'served.db'), LOG_LEVEL: 'warn' },
+      {
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATABASE_PATH: path.join(copy.root, 'data', 'served.db'),
+        LOG_LEVEL: 'warn',
+        // The test's webhook receiver listens on loopback.
+        WEBHOOKS_ALLOW_PRIVATE: '1',
+      },
       /listening on http:\/\/[^\s]+\/v1/,
     );
     origin = defined(/listening on (http:\/\/[^\s]+)\/v1/.exec(server.output())?.[1], 'the server’s address');
@@ -360,5 +462,12 @@ describe('the widgets served by the collection layer: one handler-table line per
     expect(changed.moved).toMatchObject({ status: 200, body: changed.expected });
     expect(changed.refused).toEqual({ status: 409, code: 'invalid_transition' });
     expect(changed.stale).toBe(412);
+  });
+
+  it('checks the reference to a pet, removes a widget and sends its widget.deleted event', async () => {
+    const headers = { Authorization: `Bearer ${key}` };
+    // The server starts empty: a pet for the widget to name.
+    expect((await fetch(`${origin}/v1/pets`, json({ name: 'Rex', categoryId: 1 }, headers))).status).toBe(201);
+    expectRemoved(await removeAWidget(origin, headers));
   });
 });

@@ -12,7 +12,7 @@ import {
 } from '../../support/http.ts';
 import { nextLink } from '../../support/link-header.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { unknownPaths } from '../../support/unknown-paths.ts';
+import { undeclaredMethods, unknownPaths } from '../../support/unknown-paths.ts';
 
 /**
  * A table of hostile requests, one row per input. Each row checks the documented status, the
@@ -825,6 +825,10 @@ describe('GET /v1/pets/{petId}', () => {
 });
 
 describe('routing', () => {
+  const [[undeclaredOnCollection, , collectionAllows]] = undeclaredMethods(['/v1/pets']) as [
+    [string, string, string[]],
+  ];
+  const [[undeclaredOnItem, , itemAllows]] = undeclaredMethods(['/v1/pets/1']) as [[string, string, string[]]];
   const notFound = (method: string, path: string, init: RequestInit = {}) =>
     refused(
       `${method} ${path.length > 60 ? `${path.slice(0, 60)}…` : path}`,
@@ -851,31 +855,30 @@ describe('routing', () => {
     notFound('GET', `/v1/${'a'.repeat(4_000)}`),
     notFound('POST', '/v1/nope', jsonPost),
     notFound('DELETE', '/v1/nope'),
-    notAllowed('DELETE', '/v1/pets', ['GET', 'POST']),
-    notAllowed('PUT', '/v1/pets', ['GET', 'POST'], jsonPost, ' with a valid pet'),
-    notAllowed('PATCH', '/v1/pets', ['GET', 'POST'], jsonPost, ' with a valid pet'),
-    notAllowed('OPTIONS', '/v1/pets', ['GET', 'POST']),
+    // Every method the contract does not declare on a collection's path and on an item's, as sent and with a valid body.
+    ...undeclaredMethods(['/v1/pets', '/v1/pets/1']).flatMap(([method, path, allowed]) => [
+      notAllowed(method, path, allowed),
+      notAllowed(method, path, allowed, jsonPost, ' with a valid pet'),
+    ]),
+    notAllowed('OPTIONS', '/v1/pets', collectionAllows),
     notAllowed(
-      'DELETE',
+      undeclaredOnCollection,
       '/v1/pets',
-      ['GET', 'POST'],
+      collectionAllows,
       { body: '{', headers: { 'Content-Type': 'application/json' } },
       ' with malformed JSON (routing before validation)',
     ),
-    notAllowed('POST', '/v1/pets/1', ['GET'], jsonPost, ' with a valid pet'),
-    notAllowed('PUT', '/v1/pets/1', ['GET'], jsonPost, ' with a valid pet'),
-    notAllowed('DELETE', '/v1/pets/1', ['GET']),
-    notAllowed('PUT', '/v1/pets/abc', ['GET'], {}, ' (routing before petId validation)'),
+    notAllowed(undeclaredOnItem, '/v1/pets/abc', itemAllows, {}, ' (routing before petId validation)'),
     refused('HEAD /v1/nope', 404, 'not_found', head('/v1/nope'), { asGet: get('/v1/nope'), names: '/v1/nope' }),
     refused('GET /v1/nope without a key (authentication first)', 401, 'unauthorized', as([], '/v1/nope'), {
       names: AUTH_PROBLEM,
       headers: CHALLENGE,
     }),
     refused(
-      'DELETE /v1/pets without a key (authentication first)',
+      `${undeclaredOnCollection} /v1/pets without a key (authentication first)`,
       401,
       'unauthorized',
-      as([], '/v1/pets', { method: 'DELETE' }),
+      as([], '/v1/pets', { method: undeclaredOnCollection }),
       { names: AUTH_PROBLEM, headers: CHALLENGE },
     ),
   ];

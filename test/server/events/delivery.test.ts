@@ -208,3 +208,34 @@ describe('pet.updated and order.updated', () => {
     expect(t.db.prepare('SELECT count(*) AS count FROM webhook_deliveries').get()).toEqual({ count: 1 });
   });
 });
+
+describe('pet.deleted', () => {
+  it('reaches the endpoints subscribed to it with the animal as it was last answered, and a refused removal sends none', async () => {
+    const t = await app();
+    const pets = await receiver();
+    const endpoint = await subscribe(t, pets.url, ['pet.deleted']);
+    const { id } = (await createPet(t)) as { id: number };
+    const changed = await (await change(t, `/v1/pets/${id}`, { status: 'pending' })).json();
+
+    const stale = await t.request(`/v1/pets/${id}`, {
+      method: 'DELETE',
+      headers: { 'If-Match': '"0000000000000000"' },
+    });
+    expect(stale.status).toBe(412);
+    expect((await t.request(`/v1/pets/${id}`, { method: 'DELETE' })).status).toBe(204);
+
+    await vi.waitFor(() => expect(pets.received).toHaveLength(1));
+    const [hook] = pets.received;
+    expect(
+      new Webhook(endpoint.secret).verify(
+        defined(hook, 'the webhook').body,
+        signatureHeaders(defined(hook, 'the webhook')),
+      ),
+    ).toEqual({
+      type: 'pet.deleted',
+      timestamp: expect.any(String),
+      data: changed,
+    });
+    expect(t.db.prepare('SELECT count(*) AS count FROM webhook_deliveries').get()).toEqual({ count: 1 });
+  });
+});

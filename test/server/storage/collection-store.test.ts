@@ -195,6 +195,91 @@ function petStoreBehaviour(engine: StorageEngine): void {
     });
   });
 
+  describe('delete', () => {
+    it('removes the pet once its check passed, returning it as it was, from get and every list', async () => {
+      const [first, second] = await createPets(['available', 'available']);
+      // Read first, so that a read cache holds the pet as it was.
+      expect((await store().list({ limit: 10 })).items).toEqual([first, second]);
+      const seen: Pet[] = [];
+      const removed = await store().delete(1, (current) => {
+        seen.push(current);
+      });
+      expect(seen).toEqual([first]);
+      expect(removed).toEqual(first);
+      expect(await store().get(1)).toBeUndefined();
+      expect((await store().list({ limit: 10 })).items).toEqual([second]);
+      expect((await store().list({ limit: 10, filters: { status: 'available' } })).items).toEqual([second]);
+    });
+
+    it('returns undefined for an id no pet has, without asking the check', async () => {
+      let asked = false;
+      const check = () => {
+        asked = true;
+      };
+      expect(await store().delete(99, check)).toBeUndefined();
+      expect(asked).toBe(false);
+    });
+
+    it('removes nothing when the check refuses', async () => {
+      const [pet] = await createPets(['sold']);
+      await expect(
+        store().delete(1, () => {
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(await store().get(1)).toEqual(pet);
+    });
+
+    it('removes a pet once when two instances remove it at once', async () => {
+      await createPets(['available']);
+      const other = (await database.openAnother()).collections('pets') as CollectionStore<Pet>;
+      const removed = await Promise.all([store(), other, store(), other].map((each) => each.delete(1, () => {})));
+      expect(removed.filter((pet) => pet !== undefined)).toHaveLength(1);
+    });
+  });
+
+  describe('references (an order names its pet)', () => {
+    const orders = () => database.storage().collections('store_orders');
+
+    it('stores an order naming a pet, and refuses one naming none with validation_failed naming petId, storing nothing', async () => {
+      await createPets(['available']);
+      expect(await orders().create({ petId: 1, quantity: 1, status: 'placed' })).toMatchObject({ id: 1, petId: 1 });
+      await expect(orders().create({ petId: 2, quantity: 1, status: 'placed' })).rejects.toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        details: [{ in: 'body', name: 'petId' }],
+      });
+      expect((await orders().list({ limit: 10 })).items).toHaveLength(1);
+    });
+
+    it('refuses only the create naming no pet among the creates committed with it', async () => {
+      await createPets(['available']);
+      const outcomes = await Promise.allSettled(
+        [1, 2, 1].map((petId) => orders().create({ petId, quantity: 1, status: 'placed' })),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((await orders().list({ limit: 10 })).items.map((order) => order.petId)).toEqual([1, 1]);
+    });
+
+    it('never lets an order naming a pet and that pet’s removal both succeed, across instances', async () => {
+      const other = (await database.openAnother()).collections('store_orders');
+      for (let round = 0; round < 5; round++) {
+        const [pet] = await createPets(['available']);
+        const id = defined(pet, 'the pet').id;
+        const [order, removed] = await Promise.allSettled([
+          (round % 2 === 0 ? other : orders()).create({ petId: id, quantity: 1, status: 'placed' }),
+          store().delete(id, () => {}),
+        ]);
+        expect(removed).toMatchObject({ status: 'fulfilled', value: pet });
+        // Either the order came first (its pet then removed, the order kept) or it was refused.
+        if (order.status === 'fulfilled') expect(await orders().get(order.value.id)).toEqual(order.value);
+        else expect(order.reason).toMatchObject({ code: 'validation_failed' });
+        const placedAfter = orders().create({ petId: id, quantity: 1, status: 'placed' });
+        await expect(placedAfter).rejects.toMatchObject({ code: 'validation_failed' });
+      }
+    });
+  });
+
   describe('reads after writes', () => {
     it('lists and gets a pet this store created right after reading the same page', async () => {
       await createPets(['available']);

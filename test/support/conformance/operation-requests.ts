@@ -179,20 +179,22 @@ export function flawedRequests(operationId: OperationId): fc.Arbitrary<Flawed> {
 export function acceptanceProblems(request: Generated, response: ApiResponse): string[] {
   const problems = responseProblems(request.operationId, response);
   const body = response.body as { code?: string; details?: Array<{ name: string }> } | undefined;
-  const role = collectionRoleOf(loadContract(), request.operationId)?.role;
+  const contract = loadContract();
+  const { collection, role } = collectionRoleOf(contract, request.operationId) ?? {};
+  const declared = contract.operation(request.operationId);
   const accepted =
     (response.status >= 200 && response.status < 300) ||
-    // An id in range that the service never assigned.
-    ((role === 'fetch' || role === 'update') && response.status === 404) ||
+    // An id in range that the service never assigned (or assigned to another key line), where the contract declares a 404.
+    (response.status === 404 &&
+      declared.responses['404'] !== undefined &&
+      declared.parameters.some((parameter) => parameter.in === 'path')) ||
     // A change of status the item's present status does not allow (its `x-transitions`).
     (role === 'update' && response.status === 409 && body?.code === 'invalid_transition') ||
-    // The rule of orders the contract cannot state: petId must name an animal that exists.
-    (request.operationId === 'createOrder' &&
+    // A field that names an item of another collection (its `x-references`) naming one that does not exist.
+    ((role === 'create' || role === 'update') &&
       response.status === 400 &&
       body?.code === 'validation_failed' &&
-      body.details?.[0]?.name === 'petId') ||
-    // An endpoint id of the right shape that the service never issued, or of another key line.
-    (['getWebhookEndpoint', 'deleteWebhookEndpoint'].includes(request.operationId) && response.status === 404) ||
+      collection?.fields.some((field) => field.references !== undefined && field.name === body.details?.[0]?.name)) ||
     // The rules of webhook targets the contract cannot state as a schema: https, to a public address,
     // and at most the line's limit of endpoints (other cases may hold some at the moment).
     (request.operationId === 'createWebhookEndpoint' &&

@@ -29,6 +29,15 @@ export async function createPet(
   return { pet: response.body as Pet, response };
 }
 
+/**
+ * An animal the target holds, for a write that must name one (an order's `petId`): the one created
+ * where the target keeps what is created, else (the static mock) the first it lists.
+ */
+export async function petOfTheTarget(): Promise<Pet> {
+  if (target.capabilities.stateful) return (await createPet()).pet;
+  return defined((await listPets()).pets[0], 'an animal the target lists');
+}
+
 /** Adds `count` animals, all with `status`, and returns them in creation order. */
 export async function createPets(count: number, status: NewPet['status'] = 'available'): Promise<Pet[]> {
   const pets: Pet[] = [];
