@@ -238,6 +238,33 @@ function petStoreBehaviour(engine: StorageEngine): void {
     });
   });
 
+  describe('events', () => {
+    it('records a removal as pet.deleted in the outbox, with the pet as it was, and nothing for a refused one', async () => {
+      const storage = database.storage();
+      const { record } = await storage.keys.create({ plan: 'free' });
+      await storage.webhooks.endpointsOf(record.lineage, 10).create({
+        url: 'https://hooks.example.com/pets',
+        events: ['pet.deleted'],
+        secret: `whsec_${Buffer.alloc(32).toString('base64')}`,
+        createdAt: new Date().toISOString(),
+      });
+      const [pet] = await createPets(['available', 'available']);
+      await expect(
+        store().delete(2, () => {
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      await store().delete(1, () => {});
+      const rows = (await database.query('SELECT type, body FROM webhook_deliveries')) as Array<{
+        type: string;
+        body: string;
+      }>;
+      expect(rows.map(({ type, body }) => ({ type, event: JSON.parse(body) }))).toEqual([
+        { type: 'pet.deleted', event: { type: 'pet.deleted', timestamp: expect.any(String), data: pet } },
+      ]);
+    });
+  });
+
   describe('references (an order names its pet)', () => {
     const orders = () => database.storage().collections('store_orders');
 
