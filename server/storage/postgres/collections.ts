@@ -129,6 +129,8 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #lock: NamedStatement;
   readonly #update: NamedStatement;
   readonly #delete: NamedStatement;
+  /** The lookup of an item a reference names, by the table it names. */
+  readonly #referenced: Map<string, NamedStatement>;
   readonly #pages = new Map<string, NamedStatement>();
   readonly #idempotency: PostgresIdempotencyStore;
   readonly #recordWrite: PostgresWriteRecorder | undefined;
@@ -157,6 +159,21 @@ class PostgresCollectionStore implements CollectionStore {
       text: `UPDATE ${table.name} SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')} WHERE id = $${columns.length + 1} RETURNING ${selectList(table)}`,
     };
     this.#delete = { name: `${table.name}.delete`, text: `DELETE FROM ${table.name} WHERE id = $1` };
+    this.#referenced = new Map(
+      table.fields.flatMap(({ references }) =>
+        references
+          ? [
+              [
+                references.name,
+                {
+                  name: `${references.name}.referenced`,
+                  text: `SELECT 1 FROM ${references.name} WHERE id = $1 FOR KEY SHARE`,
+                },
+              ],
+            ]
+          : [],
+      ),
+    );
   }
 
   /**
@@ -165,14 +182,9 @@ class PostgresCollectionStore implements CollectionStore {
    */
   async #checkReferences(client: pg.PoolClient | pg.Pool, fields: Record<string, unknown>, before?: Item) {
     for (const reference of referencesOf(this.#table.collection, fields, before)) {
-      const { rows } = await execute(
-        client,
-        {
-          name: `${reference.target.name}.referenced`,
-          text: `SELECT 1 FROM ${reference.target.name} WHERE id = $1 FOR KEY SHARE`,
-        },
-        [reference.id],
-      );
+      const lookup = this.#referenced.get(reference.target.name);
+      if (!lookup) throw new Error(`${this.#table.name} has no lookup of ${reference.target.name}.`);
+      const { rows } = await execute(client, lookup, [reference.id]);
       if (rows.length === 0) throw missingReference(reference);
     }
   }
