@@ -97,10 +97,19 @@ describe.skipIf(!available)('API keys on PostgreSQL, cached by each instance', {
         return instance.postgres.count - before;
       })
       .toBe(1);
-    const postgres = instance.postgres.count;
-    const redis = instance.redis.count;
-    expect(await statusOn(instance, key)).toBe(200);
-    return { postgres: instance.postgres.count - postgres, redis: instance.redis.count - redis };
+    // The fewest of a few requests: the webhook delivery worker's polls of the outbox go to the same
+    // PostgreSQL beside the requests, and one may fall between a request's counts.
+    const costs: Array<{ postgres: number; redis: number }> = [];
+    for (let tries = 0; tries < 5; tries++) {
+      const postgres = instance.postgres.count;
+      const redis = instance.redis.count;
+      expect(await statusOn(instance, key)).toBe(200);
+      costs.push({ postgres: instance.postgres.count - postgres, redis: instance.redis.count - redis });
+    }
+    return {
+      postgres: Math.min(...costs.map((cost) => cost.postgres)),
+      redis: Math.min(...costs.map((cost) => cost.redis)),
+    };
   }
 
   it('costs GET /v1/pets one round trip to PostgreSQL (the page) and one to Redis (the limit), none for the key', async () => {
