@@ -4,12 +4,18 @@
 // `GET /x/{id}` fetches one, `PATCH /x/{id}` (200, the item) changes one by a merge patch,
 // each change of a field with `x-transitions` one its transitions allow, and `DELETE /x/{id}`
 // (204) removes one. A field with `x-references` names an item of another collection. Each write
-// sends the event the contract's `webhooks` declare for it (`pet.deleted`), if any. Storage, the
+// sends the event the contract's `webhooks` declare for it (`pet.deleted`), if any. An item's `id`
+// is an integer the store counts up, or a string of the form its `pattern` gives (`we_` and 22
+// base64url characters) the store makes at random. An item schema with `x-owned-by: key-line`
+// belongs to the API key's line that created it, which alone sees it, and the create's
+// `x-owner-limit` caps how many one line may have. A field the create's answer shows and the
+// others do not (a secret) is stored, and shown that once. Storage, the
 // generic handlers and the mocks serve any collection from this description, so a new one needs
 // no code of its own.
 
 import type { Contract, ContractOperation } from './contract.ts';
 import { type JsonObject, type JsonSchema, oncePer, resolveRef } from './document.ts';
+import { errorCodes } from './error-codes.ts';
 import { webhookEvents } from './webhooks.ts';
 
 export type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'json';
@@ -30,6 +36,8 @@ export interface CollectionField {
   example?: unknown;
   /** The field schema's `x-references`: the collection whose item it names by id (`/pets`). */
   references?: ReferencedCollection;
+  /** The field schema's `readOnly`: the service sets it, a request never sends it. */
+  readOnly?: true;
 }
 
 /** The collection a field names an item of. */
@@ -42,6 +50,18 @@ export interface ReferencedCollection {
   noun: string;
 }
 
+/** How an item's `id` is made: counted up by the store, or random in the form of its schema's `pattern`. */
+export type ItemIdentity = { type: 'integer' } | { type: 'string'; prefix: string; length: number };
+
+/** Whose items are whose: `key-line`, the API key's line that created them (the key and those that replaced it). */
+type Owner = 'key-line';
+
+/** The most items one owner may have, and the error code a create beyond it answers (409). */
+export interface OwnerLimit {
+  items: number;
+  code: string;
+}
+
 export interface Collection {
   /** The contract's path of the collection: `/store/orders`. */
   path: string;
@@ -51,8 +71,15 @@ export interface Collection {
   servedPath: string;
   /** What one item is called in messages: its schema's name in lower case (`order`). */
   noun: string;
-  /** The item's fields other than `id`, in the schema's order. */
+  id: ItemIdentity;
+  /** The item's fields other than `id`, in the schema's order: those of the create's answer where it shows more. */
   fields: CollectionField[];
+  /** Fields only the create's answer shows (an endpoint's `secret`): stored, never answered again. */
+  shownOnCreate: string[];
+  /** The item schema's `x-owned-by`: each owner sees its own items alone; everyone sees every item when unset. */
+  ownedBy?: Owner;
+  /** The create's `x-owner-limit`. */
+  ownerLimit?: OwnerLimit;
   /** The list's query parameters that keep only items with that field's value (`status`), in the contract's order. */
   filters: string[];
   list?: ContractOperation;
@@ -106,11 +133,15 @@ function readCollections(contract: Contract): Collection[] {
     if (schema === undefined) return undefined;
     const resolved = resolveRef<JsonSchema>(document, schema);
     const item = inArray ? (resolved.type === 'array' ? resolved.items : undefined) : schema;
-    return item !== undefined && hasIntegerId(document, item) ? (item as JsonSchema) : undefined;
+    return item !== undefined && identityOf(document, item) !== undefined ? (item as JsonSchema) : undefined;
   };
 
   const declaredEvents = new Set(webhookEvents(document).map((event) => event.type));
-  const byPath = new Map<string, { item: JsonSchema; list?: ContractOperation; create?: ContractOperation }>();
+  // `item`: the schema the list (else the create) answers with; `created`: the create's, which may show more.
+  const byPath = new Map<
+    string,
+    { item: JsonSchema; created?: JsonSchema; list?: ContractOperation; create?: ContractOperation }
+  >();
   for (const operation of operations) {
     const role =
       operation.method === 'POST'
@@ -119,17 +150,19 @@ function readCollections(contract: Contract): Collection[] {
           ? { list: operation, item: itemSchemaOf(operation, '200', true) }
           : undefined;
     if (role?.item === undefined) continue;
+    const known = byPath.get(operation.path);
     byPath.set(operation.path, {
-      ...byPath.get(operation.path),
+      ...known,
       ...role,
-      item: byPath.get(operation.path)?.item ?? role.item,
+      item: operation.method === 'GET' || known === undefined ? role.item : known.item,
+      ...(operation.method === 'POST' && { created: role.item }),
     });
   }
 
   const referenced = new Map(
     [...byPath].map(([path, { item }]) => [path, { path, name: storageName(path), noun: nounOf(item, path) }]),
   );
-  return [...byPath].map(([path, { item, list, create }]): Collection => {
+  return [...byPath].map(([path, { item, created, list, create }]): Collection => {
     // An operation on one item: `method` on `path/{id}`, answering 200 with the item (or, a delete, 204).
     const onItem = (method: string) =>
       operations.find(
@@ -151,8 +184,11 @@ function readCollections(contract: Contract): Collection[] {
       const type = kind && eventType(noun, kind);
       if (type && declaredEvents.has(type)) events[kind] = type;
     }
-    const fields = fieldsOf(document, item, referenced);
+    const fields = fieldsOf(document, created ?? item, referenced);
+    const answered = new Set(fieldsOf(document, item, referenced).map((field) => field.name));
     const fieldNames = new Set(fields.map((field) => field.name));
+    const ownedBy = ownerOf(document, created ?? item) ?? ownerOf(document, item);
+    const ownerLimit = create && ownerLimitOf(document, create);
     const sent = new Set(
       Object.keys((resolveRef<JsonSchema>(document, create?.bodySchema ?? {}).properties as object | undefined) ?? {}),
     );
@@ -164,7 +200,11 @@ function readCollections(contract: Contract): Collection[] {
       name: storageName(path),
       servedPath: (list ?? create ?? fetch)?.servedPath ?? path,
       noun,
+      id: identityOf(document, item) ?? { type: 'integer' },
       fields,
+      shownOnCreate: fields.filter((field) => !answered.has(field.name)).map((field) => field.name),
+      ...(ownedBy && { ownedBy }),
+      ...(ownerLimit && { ownerLimit }),
       events,
       filters,
       setByService: create
@@ -182,18 +222,23 @@ function readCollections(contract: Contract): Collection[] {
   });
 }
 
-/** The collection's name in storage, from its path: `/store/orders` is `store_orders`. */
+/** The collection's name in storage, from its path: `/store/orders` is `store_orders`, `/webhook-endpoints` `webhook_endpoints`. */
 function storageName(path: string): string {
-  return path.split('/').filter(Boolean).join('_');
+  return path.split('/').filter(Boolean).join('_').replaceAll('-', '_');
 }
 
 /**
  * One sentence per create of `contract` that the collection layer cannot serve on the service alone
  * (an item field it must set, that the body does not carry, with no default), naming the schema,
- * the field and what to add: what `npm run generate` says.
+ * the field and what to add: what `npm run generate` says. A field marked `readOnly` the author
+ * has declared the service's to set, with a handler that sets it: not named.
  */
 export function serviceNeeds(contract: Contract): string[] {
-  return collectionsOf(contract).flatMap((collection) => serviceNeedOf(collection) ?? []);
+  return collectionsOf(contract).flatMap((collection) => {
+    const unmarked = collection.fields.filter((field) => !field.readOnly).map((field) => field.name);
+    const setByService = collection.setByService.filter((name) => unmarked.includes(name));
+    return serviceNeedOf({ ...collection, setByService }) ?? [];
+  });
 }
 
 /** Why the service cannot serve `collection`'s create from the contract alone, and what to add; undefined when it can. */
@@ -217,11 +262,36 @@ function jsonSchema(response: JsonObject | undefined): JsonSchema | undefined {
   return content?.['application/json']?.schema;
 }
 
-function hasIntegerId(document: object, schema: unknown): boolean {
+/** A prefix, then a run of base64url characters: the one form of string id a store makes (`^we_[A-Za-z0-9_-]{22}$`). */
+const RANDOM_ID = /^\^([A-Za-z0-9_]*)\[A-Za-z0-9_-\]\{(\d+)\}\$$/;
+
+/** How the item's `id` is made, when it is one a store can make: undefined for any other schema. */
+function identityOf(document: object, schema: unknown): ItemIdentity | undefined {
   const resolved = resolveRef<JsonSchema>(document, schema);
   const properties = resolved.properties as Record<string, unknown> | undefined;
-  if (properties?.id === undefined) return false;
-  return resolveRef<JsonSchema>(document, properties.id).type === 'integer';
+  if (properties?.id === undefined) return undefined;
+  const id = resolveRef<JsonSchema>(document, properties.id);
+  if (id.type === 'integer') return { type: 'integer' };
+  const form = id.type === 'string' && typeof id.pattern === 'string' ? RANDOM_ID.exec(id.pattern) : null;
+  return form ? { type: 'string', prefix: form[1] ?? '', length: Number(form[2]) } : undefined;
+}
+
+/** The create's `x-owner-limit`, whose code must be one of the contract's error codes answered with 409. */
+function ownerLimitOf(document: object, create: ContractOperation): OwnerLimit | undefined {
+  const limit = create.definition['x-owner-limit'] as OwnerLimit | undefined;
+  if (limit === undefined) return undefined;
+  if (!errorCodes(document).some(({ code, status }) => code === limit.code && status === 409))
+    throw new Error(
+      `${create.operationId}'s x-owner-limit refuses with ${limit.code}, which is no error code of the contract answered with 409.`,
+    );
+  return limit;
+}
+
+function ownerOf(document: object, schema: unknown): Owner | undefined {
+  const owner = resolveRef<JsonSchema>(document, schema)['x-owned-by'];
+  if (owner === undefined) return undefined;
+  if (owner !== 'key-line') throw new Error(`x-owned-by is ${JSON.stringify(owner)}; the one owner known is key-line.`);
+  return owner;
 }
 
 function fieldsOf(
@@ -255,6 +325,7 @@ function fieldsOf(
         ...(transitions !== undefined && { transitions }),
         ...(example !== undefined && { example }),
         ...(references !== undefined && { references }),
+        ...((node.readOnly ?? property.readOnly) === true && { readOnly: true as const }),
       };
     });
 }

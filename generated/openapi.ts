@@ -522,8 +522,9 @@ export interface components {
             /**
              * Format: date-time
              * @description When the endpoint was registered, in RFC 3339 and UTC.
+             * @example 2026-11-28T14:00:00.000Z
              */
-            createdAt: string;
+            readonly createdAt: string;
         };
         /** @description A page of the key line's webhook endpoints, oldest first. Further pages are announced by the `Link` response header with `rel="next"`. */
         WebhookEndpoints: components["schemas"]["WebhookEndpoint"][];
@@ -542,13 +543,14 @@ export interface components {
             /**
              * Format: date-time
              * @description When the endpoint was registered, in RFC 3339 and UTC.
+             * @example 2026-11-28T14:00:00.000Z
              */
-            createdAt: string;
+            readonly createdAt: string;
             /**
              * @description The signing secret: `whsec_` and the base64 of 32 random bytes. The HMAC key is the decoded bytes (see "Webhooks" in the API description).
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Jf6rmMEv2U=
              */
-            secret: string;
+            readonly secret: string;
         };
         /** @description The process answers. */
         Health: {

@@ -1,9 +1,10 @@
 // The handlers of any collection the contract declares: create, fetch, update (a merge patch,
 // checked against the item's ETag and its fields' `x-transitions`), delete (checked against the
-// item's ETag), and filtered keyset pages
-// with signed cursors and a `Link` to the next page. What they read (ranges, defaults, enums) the
-// request validator has checked against the contract already; what they answer is the item as
-// stored, so the server, the mocks and the browser mocks answer alike.
+// item's ETag), and filtered keyset pages with signed cursors and a `Link` to the next page; of an
+// owned collection, the request's owner's items alone (owners.ts). What they read (ranges,
+// defaults, enums) the request validator has checked against the contract already; what they
+// answer is the item as stored, less what that answer does not show (its owner; a field only the
+// create shows), so the server, the mocks and the browser mocks answer alike.
 import { type Collection, type CollectionRole, collectionRoleOf, serviceNeedOf } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
 import type { RequestInput } from '../../contract/request-validator.ts';
@@ -13,7 +14,8 @@ import { createOnce } from '../idempotency/create-once.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { entityTag, ifMatchHolds } from './entity-tags.ts';
 import { mergePatch } from './merge-patch.ts';
-import type { CollectionStore, CollectionStores, FilterValue, Item } from './store.ts';
+import { OWNER_FIELD, requestOwner } from './owners.ts';
+import type { CollectionStore, CollectionStores, FilterValue, Item, ItemId } from './store.ts';
 
 /**
  * A handler as the app calls it: with the request's validated input, which the generated types
@@ -36,20 +38,44 @@ export interface CollectionHandlerDeps {
    * from the contract alone: the handler is then refused when made, naming what is missing.
    */
   fillsUnsentFields?: boolean;
+  /**
+   * Keep every item of an owned collection (`x-owned-by`) as one owner's: the mocks, which know no
+   * key lines (every token is a key of its own there). Unset for the service, which keeps each
+   * line's items apart.
+   */
+  oneOwner?: boolean;
+}
+
+/**
+ * What a service adds to a create, before it is stored: the fields the contract says the service
+ * sets and cannot say how (a secret, the time), after checks of its own (it throws an ApiError to
+ * refuse, and nothing is stored).
+ */
+export type ServiceFields = (c: AppContext, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+export interface CollectionHandlerOptions {
+  /** Of a create: the fields the service sets; a create whose item needs them is refused at start without it. */
+  serviceFields?: ServiceFields;
 }
 
 /**
  * The handler of `operationId` when it plays a part in a collection (list, create, fetch, update, delete);
  * undefined for an operation that plays no part in a collection.
  */
-export function collectionHandler(deps: CollectionHandlerDeps, operationId: string): RouteHandler | undefined {
+export function collectionHandler(
+  deps: CollectionHandlerDeps,
+  operationId: string,
+  options: CollectionHandlerOptions = {},
+): RouteHandler | undefined {
   const found = collectionRoleOf(deps.contract, operationId);
   if (!found) return undefined;
-  const { collection, role } = found;
+  const { collection: described, role } = found;
+  // The mocks' one owner: the collection as if it had none.
+  const collection = deps.oneOwner ? withoutOwner(described) : described;
   const store = deps.stores(collection.name);
   const handlers: Record<CollectionRole, () => InputHandler> = {
     list: () => listItems(collection, store, deps.cursors),
-    create: () => createItem(collection, store, deps.fillsUnsentFields === true),
+    create: () => createItem(collection, store, deps.fillsUnsentFields === true, options.serviceFields),
     fetch: () => fetchItem(collection, store),
     update: () => updateItem(collection, store),
     delete: () => deleteItem(collection, store),
@@ -57,9 +83,46 @@ export function collectionHandler(deps: CollectionHandlerDeps, operationId: stri
   return handlers[role]();
 }
 
+function withoutOwner({ ownedBy: _, ...collection }: Collection): Collection {
+  return collection;
+}
+
+/** The owner's field, where the collection has owners: `keyLine`. */
+function ownerField(collection: Collection): string | undefined {
+  return collection.ownedBy && OWNER_FIELD[collection.ownedBy];
+}
+
+/**
+ * The item as an answer shows it: without its owner, and (but in the create's answer) without
+ * the fields only the create shows. The item itself where nothing is hidden, as for most.
+ */
+function answerOf(collection: Collection, created: boolean): (item: Item) => Item {
+  const owner = ownerField(collection);
+  const hidden = [...(owner ? [owner] : []), ...(created ? [] : collection.shownOnCreate)];
+  if (hidden.length === 0) return (item) => item;
+  return (item) => {
+    const shown: Item = { ...item };
+    for (const name of hidden) delete shown[name];
+    return shown;
+  };
+}
+
+/**
+ * Whether the request's owner may see an item: of an owned collection, another owner's item is
+ * not found, as one that does not exist; every item of any other.
+ */
+function ownedBy(collection: Collection, c: AppContext): (item: Item) => boolean {
+  const field = ownerField(collection);
+  if (field === undefined) return () => true;
+  const owner = requestOwner(c, collection);
+  return (item) => item[field] === owner;
+}
+
 function listItems(collection: Collection, store: CollectionStore, cursors: CursorCodec): InputHandler {
   const parameters = new Set(collection.list?.parameters.map((parameter) => parameter.name));
   const pagesByCursor = parameters.has('cursor') && parameters.has('limit');
+  const owner = ownerField(collection);
+  const shown = answerOf(collection, false);
   return async (c, { query }) => {
     // The validator has filled in the contract's default `limit`.
     const limit = typeof query.limit === 'number' ? query.limit : EVERY_ITEM;
@@ -69,44 +132,60 @@ function listItems(collection: Collection, store: CollectionStore, cursors: Curs
       if (value !== undefined) filters[name] = value as FilterValue;
     }
     const expected = { collection: collection.name, filters };
-    const afterId =
+    const after =
       typeof query.cursor === 'string' ? cursors.decode(query.cursor, expected, collection.filters) : undefined;
-    const page = await store.list({ limit, filters, afterId });
-    const last = page.items.at(-1);
-    if (pagesByCursor && page.hasMore && last) {
+    // The owner is the request's, never the query's: the cursor need not carry it.
+    const page = await store.list({
+      limit,
+      filters: owner ? { ...filters, [owner]: requestOwner(c, collection) } : filters,
+      after,
+    });
+    if (pagesByCursor && page.hasMore && page.position !== undefined) {
       // The next page repeats the request's limit (also when it was the default) and filters.
       const next = new URLSearchParams({ limit: String(limit) });
       for (const [name, value] of Object.entries(filters)) next.set(name, String(value));
-      next.set('cursor', cursors.encode({ ...expected, afterId: last.id }));
+      next.set('cursor', cursors.encode({ ...expected, afterId: page.position }));
       c.header('Link', `<${collection.servedPath}?${next}>; rel="next"`);
     }
-    return c.json(page.items, 200);
+    return c.json(page.items.map(shown), 200);
   };
 }
 
-function createItem(collection: Collection, store: CollectionStore, fills: boolean): InputHandler {
+function createItem(
+  collection: Collection,
+  store: CollectionStore,
+  fills: boolean,
+  serviceFields: ServiceFields | undefined,
+): InputHandler {
   const location = collection.create?.responses['201']?.headers.Location !== undefined;
-  const need = fills ? undefined : serviceNeedOf(collection);
+  const need = fills || serviceFields ? undefined : serviceNeedOf(collection);
   // Refused when the handler table is made (at start), never a 500 at request time.
   if (need !== undefined) throw new PreconditionError(need);
-  return async (c, { body }) =>
-    createOnce(c, store, newItemFields(collection, body as Record<string, unknown>), (item) => ({
+  const owner = ownerField(collection);
+  const shown = answerOf(collection, true);
+  return async (c, { body }) => {
+    const sent = body as Record<string, unknown>;
+    const fields = { ...newItemFields(collection, sent), ...(await serviceFields?.(c, sent)) };
+    if (owner) fields[owner] = requestOwner(c, collection);
+    return createOnce(c, store, fields, (item) => ({
       status: 201,
-      body: item,
+      body: shown(item),
       location: location ? `${collection.servedPath}/${item.id}` : undefined,
     }));
+  };
 }
 
 function fetchItem(collection: Collection, store: CollectionStore): InputHandler {
   const idParameter = collection.idParameter ?? 'id';
   const tagged = declaresETag(collection.fetch);
+  const shown = answerOf(collection, false);
   return async (c, { path }) => {
-    // The validator has checked that the id is an integer in the contract's range.
-    const id = path[idParameter] as number;
+    // The validator has checked that the id is of the contract's form (an integer in its range).
+    const id = path[idParameter] as ItemId;
     const item = await store.get(id);
-    if (!item) throw notFound(collection, id);
+    if (!item || !ownedBy(collection, c)(item)) throw notFound(collection, id);
     if (tagged) c.header('ETag', entityTag(item));
-    return c.json(item, 200);
+    return c.json(shown(item), 200);
   };
 }
 
@@ -119,11 +198,14 @@ function updateItem(collection: Collection, store: CollectionStore): InputHandle
   const idParameter = collection.idParameter ?? 'id';
   const tagged = declaresETag(collection.update);
   const guarded = collection.fields.filter((field) => field.transitions !== undefined);
+  const shown = answerOf(collection, false);
   return async (c, { path, body }) => {
-    const id = path[idParameter] as number;
+    const id = path[idParameter] as ItemId;
     const ifMatch = c.req.header('If-Match');
     const patch = body as Record<string, unknown>;
+    const owns = ownedBy(collection, c);
     const item = await store.update(id, (current) => {
+      if (!owns(current)) throw notFound(collection, id);
       checkIfMatch(collection, ifMatch, current);
       for (const field of guarded) {
         const from = current[field.name];
@@ -144,7 +226,7 @@ function updateItem(collection: Collection, store: CollectionStore): InputHandle
     });
     if (!item) throw notFound(collection, id);
     if (tagged) c.header('ETag', entityTag(item));
-    return c.json(item, 200);
+    return c.json(shown(item), 200);
   };
 }
 
@@ -152,9 +234,14 @@ function updateItem(collection: Collection, store: CollectionStore): InputHandle
 function deleteItem(collection: Collection, store: CollectionStore): InputHandler {
   const idParameter = collection.idParameter ?? 'id';
   return async (c, { path }) => {
-    const id = path[idParameter] as number;
+    const id = path[idParameter] as ItemId;
     const ifMatch = c.req.header('If-Match');
-    const removed = await store.delete(id, (current) => checkIfMatch(collection, ifMatch, current));
+    const owns = ownedBy(collection, c);
+    const removed = await store.delete(id, (current) => {
+      // Another owner's item is not found, and stays.
+      if (!owns(current)) throw notFound(collection, id);
+      checkIfMatch(collection, ifMatch, current);
+    });
     if (!removed) throw notFound(collection, id);
     return c.body(null, 204);
   };
@@ -170,7 +257,7 @@ function checkIfMatch(collection: Collection, ifMatch: string | undefined, curre
   );
 }
 
-function notFound(collection: Collection, id: number): ApiError {
+function notFound(collection: Collection, id: ItemId): ApiError {
   return new ApiError(404, 'not_found', `No ${collection.noun} has the id ${id}.`);
 }
 

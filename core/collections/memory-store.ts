@@ -4,12 +4,14 @@
 import type { Collection, WriteKind } from '../../contract/collections.ts';
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../idempotency/store.ts';
+import { OWNER_FIELD, ownerLimitReached, randomItemId } from './owners.ts';
 import { missingReference, referencesOf } from './references.ts';
 import {
   type CollectionStore,
   type Item,
   type ItemChange,
   type ItemCheck,
+  type ItemId,
   type Page,
   type PageQuery,
   sameItem,
@@ -33,8 +35,10 @@ export class MemoryCollectionStore implements CollectionStore {
   readonly #keepsCreated: boolean;
   readonly #idempotency: MemoryIdempotencyStore;
   readonly #onWrite: MemoryStoreOptions['onWrite'];
-  #items: Item[] = [];
-  #nextId = 1;
+  /** The items held, in the order they were stored, each with its position. */
+  #items: { position: number; item: Item }[] = [];
+  /** The next position, which is also the next id where ids are counted. */
+  #next = 1;
 
   /** `collection`: what the contract says of the items, where the store checks their references. */
   constructor(
@@ -45,27 +49,43 @@ export class MemoryCollectionStore implements CollectionStore {
     this.#collection = collection;
     this.#storeOf = storeOf;
     this.#onWrite = onWrite;
-    this.#seed = [...seed].sort((a, b) => a.id - b.id);
+    this.#seed = seed;
     this.#keepsCreated = keepsCreated;
     this.#idempotency = idempotency;
     this.reset();
   }
 
-  /** Back to the seed; the ids of items created since are not handed out again. */
+  /** Back to the seed (a counted id is its position); the ids of items created since are not handed out again. */
   reset(): void {
-    this.#items = [...this.#seed];
-    this.#nextId = Math.max(this.#nextId, (this.#seed.at(-1)?.id ?? 0) + 1);
+    this.#items = this.#seed.map((item, index) => ({
+      position: typeof item.id === 'number' ? item.id : index + 1,
+      item,
+    }));
+    this.#items.sort((a, b) => a.position - b.position);
+    this.#next = Math.max(this.#next, (this.#items.at(-1)?.position ?? 0) + 1);
   }
 
   async create(fields: Record<string, unknown>): Promise<Item> {
     this.#checkReferences(fields);
-    const created = { id: this.#nextId, ...fields };
-    this.#nextId += 1;
+    this.#checkOwnerLimit(fields);
+    const position = this.#next;
+    const identity = this.#collection?.id;
+    const created = { id: identity?.type === 'string' ? randomItemId(identity) : position, ...fields };
+    this.#next += 1;
     if (this.#keepsCreated) {
-      this.#items.push(created);
+      this.#items.push({ position, item: created });
       this.#onWrite?.('created', created);
     }
     return created;
+  }
+
+  /** Refuses a create beyond the collection's `x-owner-limit` for the owner it names. */
+  #checkOwnerLimit(fields: Record<string, unknown>): void {
+    const limit = this.#collection?.ownerLimit;
+    const owner = this.#collection?.ownedBy && OWNER_FIELD[this.#collection.ownedBy];
+    if (this.#collection === undefined || limit === undefined || owner === undefined) return;
+    const owned = this.#items.filter(({ item }) => item[owner] === fields[owner]).length;
+    if (owned >= limit.items) throw ownerLimitReached(this.#collection, limit);
   }
 
   async createOnce(
@@ -80,24 +100,25 @@ export class MemoryCollectionStore implements CollectionStore {
     return { created };
   }
 
-  async update(id: number, change: ItemChange): Promise<Item | undefined> {
-    const index = this.#items.findIndex((item) => item.id === id);
-    const current = this.#items[index];
-    if (current === undefined) return undefined;
+  async update(id: ItemId, change: ItemChange): Promise<Item | undefined> {
+    const index = this.#items.findIndex(({ item }) => item.id === id);
+    const entry = this.#items[index];
+    if (entry === undefined) return undefined;
+    const current = entry.item;
     // Synchronous from the read to the write: no other request's change comes between them.
     const changed: Item = Object.assign({ id }, change(current), { id });
     this.#checkReferences(changed, current);
     if (this.#keepsCreated) {
-      this.#items[index] = changed;
+      this.#items[index] = { position: entry.position, item: changed };
       // A change to what the item was is none, and reported as none.
       if (!sameItem(current, changed)) this.#onWrite?.('updated', changed);
     }
     return changed;
   }
 
-  async delete(id: number, check: ItemCheck): Promise<Item | undefined> {
-    const index = this.#items.findIndex((item) => item.id === id);
-    const current = this.#items[index];
+  async delete(id: ItemId, check: ItemCheck): Promise<Item | undefined> {
+    const index = this.#items.findIndex(({ item }) => item.id === id);
+    const current = this.#items[index]?.item;
     if (current === undefined) return undefined;
     check(current);
     if (this.#keepsCreated) {
@@ -108,8 +129,8 @@ export class MemoryCollectionStore implements CollectionStore {
   }
 
   /** Whether an item of this id is held now. */
-  has(id: number): boolean {
-    return this.#items.some((item) => item.id === id);
+  has(id: ItemId): boolean {
+    return this.#items.some(({ item }) => item.id === id);
   }
 
   /** Refuses a write whose reference names an item its collection does not hold. */
@@ -120,16 +141,22 @@ export class MemoryCollectionStore implements CollectionStore {
     }
   }
 
-  async get(id: number): Promise<Item | undefined> {
-    return this.#items.find((item) => item.id === id);
+  async get(id: ItemId): Promise<Item | undefined> {
+    return this.#items.find(({ item }) => item.id === id)?.item;
   }
 
-  async list({ limit, filters = {}, afterId = 0 }: PageQuery): Promise<Page> {
+  async list({ limit, filters = {}, after = 0 }: PageQuery): Promise<Page> {
     const wanted = Object.entries(filters);
     const matching = this.#items.filter(
-      (item) => item.id > afterId && wanted.every(([field, value]) => item[field] === value),
+      ({ position, item }) => position > after && wanted.every(([field, value]) => item[field] === value),
     );
-    return { items: matching.slice(0, limit), hasMore: matching.length > limit };
+    const page = matching.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(({ item }) => item),
+      hasMore: matching.length > limit,
+      ...(last && { position: last.position }),
+    };
   }
 }
 

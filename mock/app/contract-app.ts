@@ -26,20 +26,23 @@ export interface ContractAppOptions {
   corsOrigins: NonNullable<AppDeps['corsOrigins']>;
   cors: CorsExtras;
   logger: Logger;
-  /** Handlers of the mock's own for some operations (the stateful mock's webhook endpoints). */
-  webhooks?: { handlers: Record<string, RouteHandler> };
 }
 
 export function contractApp(options: ContractAppOptions): Hono<AppEnv> {
   const { contract, data, access } = options;
   // Like Prism, a mock makes up a required field the create does not carry (a status the service sets).
-  const collections = { contract, cursors: options.cursors, stores: data.stores, fillsUnsentFields: true };
+  // A mock knows no key lines: an owned collection's items are the one line's.
+  const collections = {
+    contract,
+    cursors: options.cursors,
+    stores: data.stores,
+    fillsUnsentFields: true,
+    oneOwner: true,
+  };
   const handlers: Record<string, RouteHandler> = {};
   for (const operation of contract.operations) {
     handlers[operation.operationId] =
-      options.webhooks?.handlers[operation.operationId] ??
-      collectionHandler(collections, operation.operationId) ??
-      declaredSuccess(operation);
+      collectionHandler(collections, operation.operationId) ?? declaredSuccess(operation);
   }
   return createApp({
     contract,

@@ -6,13 +6,14 @@ import type { Item } from '../../core/collections/store.ts';
 
 /**
  * For each collection, every item the contract shows in an example of a successful answer of its
- * list or fetch operation (`PetsFirstPage`, `PetFound`...), once per id, in id order; the first
- * example to show an id wins.
+ * list or fetch operation (`PetsFirstPage`, `PetFound`...), once per id, in id order (counted ids)
+ * or as shown (random ones); the first example to show an id wins. The mocks know no key lines:
+ * the examples of an owned collection (`x-owned-by`) are the one line's there.
  */
 export function exampleItems(contract: Contract): Map<string, Item[]> {
   return new Map(
     collectionsOf(contract).map((collection) => {
-      const byId = new Map<number, Item>();
+      const byId = new Map<Item['id'], Item>();
       for (const operation of [collection.list, collection.fetch]) {
         for (const [status, response] of Object.entries(operation?.responses ?? {})) {
           if (!status.startsWith('2')) continue;
@@ -21,7 +22,8 @@ export function exampleItems(contract: Contract): Map<string, Item[]> {
           }
         }
       }
-      return [collection.name, [...byId.values()].sort((a, b) => a.id - b.id)];
+      const items = [...byId.values()];
+      return [collection.name, collection.id.type === 'integer' ? items.sort((a, b) => +a.id - +b.id) : items];
     }),
   );
 }

@@ -22,7 +22,9 @@ export interface MockStores {
 /**
  * The stores of `collections` seeded with `seeds` (by collection name), and empty ones of the same collections.
  * A mock that keeps what is created replays a repeated `Idempotency-Key` as the service does; one
- * that keeps nothing answers every create from the contract alike.
+ * that keeps nothing answers every create from the contract alike. A mock that keeps what is
+ * created starts an owned collection (`x-owned-by`) empty, as a key line starts on the service:
+ * the examples are nobody's webhook endpoints, and no event would reach them.
  */
 export function mockStores(
   collections: readonly Collection[],
@@ -35,7 +37,10 @@ export function mockStores(
     const stores = memoryStores(collections, seeded, { keepsCreated, idempotency, onWrite });
     return { stores, idempotency };
   };
-  const sets = { examples: dataOf(seeds), none: dataOf(new Map()) };
+  const kept = keepsCreated
+    ? new Map([...seeds].filter(([name]) => collections.find((each) => each.name === name)?.ownedBy === undefined))
+    : seeds;
+  const sets = { examples: dataOf(kept), none: dataOf(new Map()) };
   return {
     of(data) {
       const { stores, idempotency } = sets[data];

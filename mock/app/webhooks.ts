@@ -1,13 +1,13 @@
-// The stateful mock's webhooks: the endpoints registered through the API kept in memory (any URL:
-// the mock is a development tool bound to loopback), and each create's event sent at once, signed
-// as the service signs it (Standard Webhooks, by the `standardwebhooks` package), once, without
-// retries. `POST /__mock/events` sends the contract's example of an event type on request.
+// The stateful mock's webhooks: each write's event sent at once to the endpoints registered
+// through the API (any URL: the mock is a development tool bound to loopback), signed as the
+// service signs it (Standard Webhooks, by the `standardwebhooks` package), once, without retries.
+// The endpoints are the collection layer's, like any collection's items; this part follows their
+// creates and removals. `POST /__mock/events` sends the contract's example of an event type.
 // No Node module: the sending is handed in (the platform's fetch, fetchWebhook).
 import { Webhook } from 'standardwebhooks';
-import type { Collection, WriteKind } from '../../contract/collections.ts';
+import { type Collection, collectionRoleOf, type WriteKind } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
 import { webhookEvents } from '../../contract/webhooks.ts';
-import type { RouteHandler } from '../../core/collections/handlers.ts';
 import type { Item } from '../../core/collections/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -27,13 +27,11 @@ export const fetchWebhook: SendWebhook = async (url, headers, body) => {
 };
 
 export interface MockWebhooks {
-  /** The endpoint operations, served from memory instead of the contract's examples. */
-  handlers: Record<string, RouteHandler>;
-  /** Tells the endpoints subscribed to its event of a write to `collection`. */
+  /** Tells the endpoints subscribed to its event of a write to `collection`; notes an endpoint registered or removed. */
   written(collection: Collection, change: WriteKind, item: Item): void;
   /** Sends the contract's example of `type` to the endpoints subscribed to it; how many it was sent to. */
   sendExample(type: string): Promise<number>;
-  /** Forgets every endpoint (`POST /__mock/reset`). */
+  /** Forgets every endpoint, as the stores do (`POST /__mock/reset`). */
   reset(): void;
 }
 
@@ -41,7 +39,7 @@ const randomPart = (bytes: number) => crypto.getRandomValues(new Uint8Array(byte
 
 export function mockWebhooks(contract: Contract, send: SendWebhook, logger: Logger): MockWebhooks {
   const events = webhookEvents(contract.document);
-  const servedPath = contract.operation('listWebhookEndpoints').servedPath;
+  const endpointsCollection = collectionRoleOf(contract, 'createWebhookEndpoint')?.collection.name;
   const userAgent = `AnimalStore-Webhooks/${contract.document.info.version}`;
   let endpoints: Endpoint[] = [];
 
@@ -67,38 +65,12 @@ export function mockWebhooks(contract: Contract, send: SendWebhook, logger: Logg
     return subscribed.length;
   };
 
-  const notFound = (id: string) => new ApiError(404, 'not_found', `No webhook endpoint has the id ${id}.`);
-  const withoutSecret = ({ secret: _, ...endpoint }: Endpoint) => endpoint;
-  const handlers: Record<string, RouteHandler> = {
-    listWebhookEndpoints: (async (c) => c.json(endpoints.map(withoutSecret), 200)) as RouteHandler,
-    createWebhookEndpoint: (async (c, { body }: { body: Pick<Endpoint, 'url' | 'events' | 'description'> }) => {
-      const secret = randomPart(32);
-      const endpoint: Endpoint = {
-        id: `we_${toBase64Url(randomPart(16))}`,
-        ...body,
-        createdAt: new Date().toISOString(),
-        secret: `whsec_${btoa(String.fromCharCode(...secret))}`,
-      };
-      endpoints.push(endpoint);
-      c.header('Location', `${servedPath}/${endpoint.id}`);
-      return c.json(endpoint, 201);
-    }) as RouteHandler,
-    getWebhookEndpoint: (async (c, { path }: { path: { endpointId: string } }) => {
-      const found = endpoints.find((endpoint) => endpoint.id === path.endpointId);
-      if (!found) throw notFound(path.endpointId);
-      return c.json(withoutSecret(found), 200);
-    }) as RouteHandler,
-    deleteWebhookEndpoint: (async (c, { path }: { path: { endpointId: string } }) => {
-      const before = endpoints.length;
-      endpoints = endpoints.filter((endpoint) => endpoint.id !== path.endpointId);
-      if (endpoints.length === before) throw notFound(path.endpointId);
-      return c.body(null, 204);
-    }) as RouteHandler,
-  };
-
   return {
-    handlers,
     written(collection, change, item) {
+      if (collection.name === endpointsCollection) {
+        endpoints = endpoints.filter((endpoint) => endpoint.id !== item.id);
+        if (change === 'created') endpoints.push(item as unknown as Endpoint);
+      }
       const type = collection.events[change];
       // Sent beside the answer, as the service does: the write does not wait for it.
       if (type !== undefined) void deliver(type, item);

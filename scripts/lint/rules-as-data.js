@@ -313,8 +313,30 @@ function References() {
   };
 }
 
-/** `x-endpoint-limit` on an operation: the most webhook endpoints a key line may register, a positive integer. */
-const EndpointLimit = extensionRule('Operation', 'x-endpoint-limit', positiveInteger, () => {});
+/**
+ * `x-owner-limit` on a create: the most items one owner may have (a positive integer) and the
+ * error code of the 409 beyond it, which the operation must declare.
+ */
+const OwnerLimit = extensionRule(
+  'Operation',
+  'x-owner-limit',
+  {
+    type: 'object',
+    required: ['items', 'code'],
+    additionalProperties: false,
+    properties: { items: positiveInteger, code: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } },
+  },
+  (limit, operation, location, ctx) => {
+    if (operation.responses?.['409'] === undefined)
+      ctx.report({
+        message: `x-owner-limit refuses with 409 ${limit.code}, but the operation declares no 409 answer.`,
+        location,
+      });
+  },
+);
+
+/** `x-owned-by` on an item schema: whose items are whose; the one owner the service knows is `key-line`. */
+const OwnedBy = extensionRule('Schema', 'x-owned-by', { const: 'key-line' }, () => {});
 
 export default function rulesAsData() {
   return {
@@ -326,7 +348,8 @@ export default function rulesAsData() {
         'error-codes': ErrorCodes,
         transitions: Transitions,
         'webhook-delivery': WebhookDeliveryShape,
-        'endpoint-limit': EndpointLimit,
+        'owner-limit': OwnerLimit,
+        'owned-by': OwnedBy,
         references: References,
       },
     },

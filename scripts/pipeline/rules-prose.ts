@@ -83,10 +83,15 @@ export function withRulesProse<Document extends { info: { version: string; descr
   return withRetention(withBodyLimits(result));
 }
 
-/** Markers a description may hold of a whole number beside it (`x-retention-hours`), and how each reads. */
-const BESIDE_MARKERS: ReadonlyArray<[extension: string, words: (value: number) => string]> = [
-  ['x-retention-hours', (hours) => plural(hours, 'hour')],
-  ['x-endpoint-limit', (limit) => count(limit)],
+/**
+ * Markers a description may hold of a whole number beside it (`x-retention-hours`, the `items` of
+ * `x-owner-limit`), how each reads, and where in the extension the number is.
+ */
+const BESIDE_MARKERS: ReadonlyArray<
+  [extension: string, words: (value: number) => string, numberOf: (extension: unknown) => unknown]
+> = [
+  ['x-retention-hours', (hours) => plural(hours, 'hour'), (hours) => hours],
+  ['x-owner-limit', (items) => count(items), (limit) => (limit as { items?: unknown } | undefined)?.items],
 ];
 
 /** The document with every `<!-- x-… -->` marker of BESIDE_MARKERS replaced by the value beside it; a copy only where one is. */
@@ -99,10 +104,10 @@ function withRetention<Document>(document: Document): Document {
     if (Array.isArray(node)) for (const child of node) visit(child);
     if (typeof node !== 'object' || node === null) return;
     const object = node as Record<string, unknown>;
-    for (const [extension, words] of markers) {
+    for (const [extension, words, numberOf] of markers) {
       const marker = `<!-- ${extension} -->`;
       if (typeof object.description !== 'string' || !object.description.includes(marker)) continue;
-      const value = object[extension];
+      const value = numberOf(object[extension]);
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
         throw new Error(`A description says ${marker} but sets no positive whole ${extension}.`);
       object.description = object.description.replaceAll(marker, words(value));

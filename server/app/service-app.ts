@@ -59,7 +59,6 @@ export function createServiceApp({
       stores: storage.collections,
       cursors,
       probes,
-      webhooks: storage.webhooks,
       clock: deps.clock,
       allowPrivate: webhooksAllowPrivate,
       ...(resolveHost && { resolveHost }),

@@ -1,12 +1,16 @@
 // The tables that hold the contract's collections, derived from it: one table per collection,
 // named after its path (`store_orders`), an `id` the engine assigns, one column per field of the
-// item schema (`categoryId` in `category_id`), and an index per filter for keyset pages. Only
+// item schema (`categoryId` in `category_id`), and an index per filter for keyset pages. A
+// collection with random ids keeps them in a unique `id` column beside a counted `position` that
+// orders its pages; an owned one keeps each item's owner in a column of its own (`key_line`),
+// indexed for its owner's pages. Only
 // types and presence are stored here: ranges, enums and lengths are the contract's, checked by
 // the request validator, so widening an enum or a range needs no migration.
 import type { Collection, CollectionField, FieldType } from '../../contract/collections.ts';
 import { collectionsOf } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
-import type { Item } from '../../core/collections/store.ts';
+import { OWNER_FIELD } from '../../core/collections/owners.ts';
+import type { Item, Page } from '../../core/collections/store.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -16,7 +20,6 @@ export const SERVICE_TABLES = [
   'settings',
   'schema_migrations',
   'idempotency_keys',
-  'webhook_endpoints',
   'webhook_deliveries',
 ] as const;
 
@@ -30,8 +33,13 @@ export interface CollectionTable {
   collection: Collection;
   /** The table's name: the collection's. */
   name: string;
+  /** The item's fields, and its owner where it has one. */
   fields: CollectionField[];
-  /** The index a page filtered by `field` reads, by filter name: `pets_status_id` on (status, id). */
+  /** The column pages are ordered by: `id` where ids are counted, `position` beside random ones. */
+  order: 'id' | 'position';
+  /** The field that holds each item's owner, where the collection has owners: `keyLine`. */
+  owner?: CollectionField;
+  /** The index a page filtered by `field` reads, by filter name (the owner too): `pets_status_id` on (status, id). */
   filterIndexes: Map<string, { index: string; column: string }>;
 }
 
@@ -43,15 +51,26 @@ export function collectionTables(contract: Contract): CollectionTable[] {
         `The collection ${collection.path} would be stored in the table ${collection.name}, which holds the service's own data; rename its path.`,
       );
     }
-    const columnOf = new Map(collection.fields.map((field) => [field.name, field.column]));
+    const ownerName = collection.ownedBy && OWNER_FIELD[collection.ownedBy];
+    const owner: CollectionField | undefined = ownerName && {
+      name: ownerName,
+      column: ownerName.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+      type: 'integer',
+      required: true,
+    };
+    const fields = owner ? [...collection.fields, owner] : collection.fields;
+    const order = collection.id.type === 'integer' ? 'id' : 'position';
+    const columnOf = new Map(fields.map((field) => [field.name, field.column]));
     return {
       collection,
       name: collection.name,
-      fields: collection.fields,
+      fields,
+      order,
+      ...(owner && { owner }),
       filterIndexes: new Map(
-        collection.filters.map((filter) => {
+        [...(owner ? [owner.name] : []), ...collection.filters].map((filter) => {
           const column = columnOf.get(filter) ?? filter;
-          return [filter, { index: `${collection.name}_${column}_id`, column }];
+          return [filter, { index: `${collection.name}_${column}_${order}`, column }];
         }),
       ),
     };
@@ -61,6 +80,25 @@ export function collectionTables(contract: Contract): CollectionTable[] {
 /** `id, name, category_id AS "categoryId", ...`: the item's fields under their contract names. */
 export function selectList(table: CollectionTable): string {
   return ['id', ...table.fields.map((field) => `${field.column} AS "${field.name}"`)].join(', ');
+}
+
+/** What a page reads: the item's fields, and its `position` beside a random id (as `@position`, a name no field has). */
+export function pageSelectList(table: CollectionTable): string {
+  return table.order === 'id' ? selectList(table) : `${selectList(table)}, position AS "@position"`;
+}
+
+/** The page of `limit` items among `rows` (read by pageSelectList, one more than the page when another follows). */
+export function pageOf(table: CollectionTable, rows: Item[], limit: number, read: (row: Item) => Item): Page {
+  const hasMore = rows.length > limit;
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
+  if (table.order === 'id') {
+    const items = page.map(read);
+    const last = items.at(-1);
+    return last ? { items, hasMore, position: last.id as number } : { items, hasMore };
+  }
+  const items = page.map(({ '@position': _, ...row }) => read(row as Item));
+  const last = page.at(-1);
+  return last ? { items, hasMore, position: Number(last['@position']) } : { items, hasMore };
 }
 
 /** The value an engine stores for `value` of `field`: booleans as 0/1 in SQLite, JSON as text, an absent field as NULL. */

@@ -1,27 +1,16 @@
-// What the service keeps of webhooks, whatever the engine: the endpoints of each key line, and
-// the outbox of deliveries (one per event and subscribed endpoint), written in the transaction of
-// the write that caused the event and then worked off by the delivery worker (server/events/).
-import type { CreatesOnce } from '../../core/idempotency/store.ts';
-import type { components } from '../../generated/openapi.ts';
+// What the service keeps of webhooks, whatever the engine: the outbox of deliveries (one per event
+// and subscribed endpoint), written in the transaction of the write that caused the event and
+// then worked off by the delivery worker (server/events/). The endpoints are a collection of the
+// contract's, kept by the collection layer; the outbox reads their table.
 
-/** A webhook endpoint as the API answers it: without its secret. */
-export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+/**
+ * The table of the contract's `/webhook-endpoints`, with its owner column `key_line`: the endpoints
+ * the outbox sends to. Removing one removes its deliveries in the same transaction.
+ */
+export const ENDPOINTS_TABLE = 'webhook_endpoints';
 
-/** The endpoint as its registration answers it, the one time its secret is shown; also what a registration stores. */
-export type RegisteredEndpoint = components['schemas']['WebhookEndpointCreated'];
-
-export interface EndpointPage {
-  items: WebhookEndpoint[];
-  /** The position of the last item, for the next page's cursor. */
-  lastPosition: number | undefined;
-  hasMore: boolean;
-}
-
-/** How the store names what it records: endpoints (`we_…`) and deliveries (`evt_…`, the `webhook-id`). */
-export interface WebhookIdentifiers {
-  endpoint(): string;
-  delivery(): string;
-}
+/** How the store names each delivery: `evt_…`, the `webhook-id`. */
+export type DeliveryIdentifier = () => string;
 
 /** A delivery the worker claimed: where to send what, signed with which secret. */
 export interface ClaimedDelivery {
@@ -49,13 +38,6 @@ export interface FailedDelivery {
 }
 
 export interface WebhookStore {
-  /** The endpoints of the key line, oldest first, after `afterPosition`. */
-  list(line: number, limit: number, afterPosition: number): Promise<EndpointPage>;
-  /** Registers through `createOnce`; refuses with 409 endpoint_limit_reached beyond `limit` endpoints. */
-  endpointsOf(line: number, limit: number): CreatesOnce<RegisteredEndpoint>;
-  get(line: number, id: string): Promise<WebhookEndpoint | undefined>;
-  /** Deletes the endpoint and its pending deliveries; false when the line has no endpoint of this id. */
-  delete(line: number, id: string): Promise<boolean>;
   /**
    * Up to `limit` deliveries due at `now`, each leased until `leaseUntil` (a crashed attempt is
    * tried again after it), of endpoints whose key line still has an active key; a due delivery of

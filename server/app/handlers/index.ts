@@ -2,21 +2,25 @@
 // The contract's collections are served by the collection layer; what is written here is what
 // the contract cannot say.
 import type { Contract, OperationId } from '../../../contract/contract.ts';
-import { type CollectionHandlerDeps, collectionHandler } from '../../../core/collections/handlers.ts';
+import {
+  type CollectionHandlerDeps,
+  type CollectionHandlerOptions,
+  collectionHandler,
+} from '../../../core/collections/handlers.ts';
 import { PreconditionError } from '../../../core/errors.ts';
 import type { Handler, Handlers } from '../../../core/http-types.ts';
 import type { ReadinessProbes } from '../readiness.ts';
 import { getHealth, getReadiness } from './health.ts';
-import { type WebhookEndpointDeps, webhookEndpointHandlers } from './webhook-endpoints.ts';
+import { registeredEndpointFields, type WebhookEndpointDeps } from './webhook-endpoints.ts';
 
-export interface HandlerDeps extends CollectionHandlerDeps, Omit<WebhookEndpointDeps, 'cursors'> {
+export interface HandlerDeps extends CollectionHandlerDeps, WebhookEndpointDeps {
   contract: Contract;
   probes: ReadinessProbes;
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
-  const collection = <K extends OperationId>(operationId: K): Handler<K> => {
-    const handler = collectionHandler(deps, operationId);
+  const collection = <K extends OperationId>(operationId: K, options?: CollectionHandlerOptions): Handler<K> => {
+    const handler = collectionHandler(deps, operationId, options);
     if (!handler)
       throw new PreconditionError(
         `${operationId} lists, creates, fetches, changes or removes no collection of the contract; give it a handler of its own.`,
@@ -34,7 +38,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     createOrder: collection('createOrder'),
     getOrder: collection('getOrder'),
     updateOrder: collection('updateOrder'),
-    ...webhookEndpointHandlers(deps),
+    listWebhookEndpoints: collection('listWebhookEndpoints'),
+    createWebhookEndpoint: collection('createWebhookEndpoint', { serviceFields: registeredEndpointFields(deps) }),
+    getWebhookEndpoint: collection('getWebhookEndpoint'),
+    deleteWebhookEndpoint: collection('deleteWebhookEndpoint'),
     getHealth: getHealth(),
     getReadiness: getReadiness(deps.probes),
   };

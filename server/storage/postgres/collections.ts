@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import type { Collection, WriteKind } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
+import { ownerLimitReached, randomItemId } from '../../../core/collections/owners.ts';
 import { missingReference, referencesOf } from '../../../core/collections/references.ts';
 import type {
   CollectionStore,
@@ -10,6 +11,7 @@ import type {
   Item,
   ItemChange,
   ItemCheck,
+  ItemId,
   Page,
   PageQuery,
 } from '../../../core/collections/store.ts';
@@ -21,6 +23,8 @@ import {
   type CollectionTable,
   collectionTables,
   defaultLiteral,
+  pageOf,
+  pageSelectList,
   rowReader,
   selectList,
   toColumn,
@@ -45,14 +49,16 @@ export async function syncPostgresCollections(client: pg.Client, contract: Contr
     );
     const existing = new Map(rows.map((row) => [row.column_name, row.data_type]));
     if (existing.size === 0) {
-      // ALWAYS: an id comes from the sequence, which never hands one out twice, not even the id
-      // of a rolled-back insert. Only db:copy overrides it.
+      // ALWAYS: an id (or position) comes from the sequence, which never hands one out twice,
+      // not even that of a rolled-back insert. Only db:copy overrides it.
       const columns = table.fields.map(
         (field) => `, ${field.column} ${types[field.type]}${field.required ? ' NOT NULL' : ''}`,
       );
-      await client.query(
-        `CREATE TABLE ${table.name} (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY${columns.join('')})`,
-      );
+      const key =
+        table.order === 'id'
+          ? 'id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY'
+          : 'position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text NOT NULL UNIQUE';
+      await client.query(`CREATE TABLE ${table.name} (${key}${columns.join('')})`);
     } else {
       for (const field of table.fields) {
         const type = existing.get(field.column);
@@ -66,8 +72,8 @@ export async function syncPostgresCollections(client: pg.Client, contract: Contr
       }
     }
     for (const { index, column } of table.filterIndexes.values()) {
-      // A filtered page seeks to (value, afterId) and reads `limit` rows in id order.
-      await client.query(`CREATE INDEX IF NOT EXISTS ${index} ON ${table.name} (${column}, id)`);
+      // A filtered page seeks to (value, position) and reads `limit` rows in order.
+      await client.query(`CREATE INDEX IF NOT EXISTS ${index} ON ${table.name} (${column}, ${table.order})`);
     }
   }
 }
@@ -129,6 +135,8 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #lock: NamedStatement;
   readonly #update: NamedStatement;
   readonly #delete: NamedStatement;
+  /** Waits for the other creates of the owner, then counts its items: where the collection has an owner limit. */
+  readonly #owned: { lock: NamedStatement; count: NamedStatement } | undefined;
   /** The lookup of an item a reference names, by the table it names. */
   readonly #referenced: Map<string, NamedStatement>;
   readonly #pages = new Map<string, NamedStatement>();
@@ -147,10 +155,27 @@ class PostgresCollectionStore implements CollectionStore {
     this.#table = table;
     this.#read = rowReader('postgres', table);
     const columns = table.fields.map((field) => field.column);
+    // Random ids are made here, as the first parameter; counted ones by the table.
+    const inserted = table.collection.id.type === 'string' ? ['id', ...columns] : columns;
     this.#insert = {
       name: `${table.name}.insert`,
-      text: `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${selectList(table)}`,
+      text: `INSERT INTO ${table.name} (${inserted.join(', ')}) VALUES (${inserted.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${selectList(table)}`,
     };
+    const { owner } = table;
+    this.#owned =
+      owner && table.collection.ownerLimit
+        ? {
+            // Creates of one owner wait for each other here, so two at once cannot both be the last allowed.
+            lock: {
+              name: `${table.name}.owner-lock`,
+              text: `SELECT pg_advisory_xact_lock(hashtextextended('${table.name}:' || $1::text, 0))`,
+            },
+            count: {
+              name: `${table.name}.owned`,
+              text: `SELECT count(*)::int AS count FROM ${table.name} WHERE ${owner.column} = $1`,
+            },
+          }
+        : undefined;
     this.#get = { name: `${table.name}.get`, text: `SELECT ${selectList(table)} FROM ${table.name} WHERE id = $1` };
     // FOR UPDATE: another instance's change of the item waits for this one's commit, then reads the result.
     this.#lock = { name: `${table.name}.lock`, text: `${this.#get.text} FOR UPDATE` };
@@ -189,7 +214,7 @@ class PostgresCollectionStore implements CollectionStore {
     }
   }
 
-  async update(id: number, change: ItemChange): Promise<Item | undefined> {
+  async update(id: ItemId, change: ItemChange): Promise<Item | undefined> {
     return inPoolTransaction(this.#pool, async (client) => {
       const { rows } = await execute<Item>(client, this.#lock, [id]);
       const current = rows[0];
@@ -212,7 +237,7 @@ class PostgresCollectionStore implements CollectionStore {
     });
   }
 
-  async delete(id: number, check: ItemCheck): Promise<Item | undefined> {
+  async delete(id: ItemId, check: ItemCheck): Promise<Item | undefined> {
     return inPoolTransaction(this.#pool, async (client) => {
       const { rows } = await execute<Item>(client, this.#lock, [id]);
       const current = rows[0] && this.#read(rows[0]);
@@ -243,11 +268,19 @@ class PostgresCollectionStore implements CollectionStore {
 
   async #insertOn(db: pg.Pool | pg.PoolClient, fields: Record<string, unknown>): Promise<Item> {
     await this.#checkReferences(db, fields);
-    const { rows } = await execute<Item>(
-      db,
-      this.#insert,
-      this.#table.fields.map((field) => toColumn('postgres', field, fields[field.name])),
-    );
+    const { owner, collection } = this.#table;
+    if (this.#owned && owner && collection.ownerLimit) {
+      const value = fields[owner.name];
+      await execute(db, this.#owned.lock, [value]);
+      const { rows } = await execute<{ count: number }>(db, this.#owned.count, [value]);
+      if ((rows[0]?.count ?? 0) >= collection.ownerLimit.items)
+        throw ownerLimitReached(collection, collection.ownerLimit);
+    }
+    const { id: identity } = collection;
+    const { rows } = await execute<Item>(db, this.#insert, [
+      ...(identity.type === 'string' ? [randomItemId(identity)] : []),
+      ...this.#table.fields.map((field) => toColumn('postgres', field, fields[field.name])),
+    ]);
     const [stored] = rows;
     if (!stored) throw new Error(`PostgreSQL returned no row for an inserted ${this.#table.collection.noun}.`);
     const created = this.#read(stored);
@@ -256,12 +289,12 @@ class PostgresCollectionStore implements CollectionStore {
     return created;
   }
 
-  async get(id: number): Promise<Item | undefined> {
+  async get(id: ItemId): Promise<Item | undefined> {
     const { rows } = await execute<Item>(this.#pool, this.#get, [id]);
     return rows[0] && this.#read(rows[0]);
   }
 
-  async list({ limit, filters = {}, afterId = 0 }: PageQuery): Promise<Page> {
+  async list({ limit, filters = {}, after = 0 }: PageQuery): Promise<Page> {
     const given = Object.entries(filters);
     // One row beyond the page tells whether another page exists, without counting.
     const { rows } = await execute<Item>(this.#pool, this.#page(given.map(([name]) => name)), [
@@ -269,10 +302,10 @@ class PostgresCollectionStore implements CollectionStore {
         const field = this.#table.fields.find((candidate) => candidate.name === name);
         return field ? toColumn('postgres', field, value) : value;
       }),
-      afterId,
+      after,
       limit + 1,
     ]);
-    return { items: rows.slice(0, limit).map(this.#read), hasMore: rows.length > limit };
+    return pageOf(this.#table, rows, limit, this.#read);
   }
 
   /** The page statement for these filters, built once per store. */
@@ -288,8 +321,8 @@ class PostgresCollectionStore implements CollectionStore {
 }
 
 /**
- * The page of `table` filtered by `filterNames` (their values, then afterId and limit + 1, as
- * parameters): the (filter, id) index yields their items in id order from afterId on.
+ * The page of `table` filtered by `filterNames` (their values, then the position after which it
+ * starts and limit + 1, as parameters): the (filter, position) index yields their items in order.
  */
 export function pageStatement(table: CollectionTable, filterNames: readonly string[]): NamedStatement {
   const conditions = filterNames.map(
@@ -298,6 +331,6 @@ export function pageStatement(table: CollectionTable, filterNames: readonly stri
   const after = filterNames.length + 1;
   return {
     name: `${table.name}.page${filterNames.map((name) => `-by-${name}`).join('')}`,
-    text: `SELECT ${selectList(table)} FROM ${table.name} WHERE ${[...conditions, `id > $${after}`].join(' AND ')} ORDER BY id LIMIT $${after + 1}`,
+    text: `SELECT ${pageSelectList(table)} FROM ${table.name} WHERE ${[...conditions, `${table.order} > $${after}`].join(' AND ')} ORDER BY ${table.order} LIMIT $${after + 1}`,
   };
 }

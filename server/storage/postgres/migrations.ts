@@ -136,6 +136,16 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
     `,
   },
+  {
+    version: 8,
+    // Webhook endpoints are a collection of the contract's (`/webhook-endpoints`): the collection
+    // layer keeps their table, and stores a field that is a list as jsonb, as it does every JSON
+    // field; it indexes a key line's pages as webhook_endpoints_key_line_position.
+    sql: `
+      ALTER TABLE webhook_endpoints ALTER COLUMN events TYPE jsonb USING to_jsonb(events);
+      DROP INDEX webhook_endpoints_key_line;
+    `,
+  },
 ];
 
 /**

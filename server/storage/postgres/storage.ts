@@ -3,7 +3,7 @@ import { loadContract } from '../../../contract/bundled.ts';
 import type { Contract } from '../../../contract/contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
-import { webhookIdentifiers } from '../../events/identifiers.ts';
+import { newDeliveryId } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
 import { postgresCollectionStores } from './collections.ts';
 import {
@@ -62,7 +62,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   try {
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);
     const idempotency = new PostgresIdempotencyStore(pool);
-    const webhooks = new PostgresWebhookStore(pool, idempotency, clock, webhookIdentifiers);
+    const webhooks = new PostgresWebhookStore(pool, clock, newDeliveryId);
     const keys = new PostgresKeyStore(pool, clock, (changed) => listenForKeyChanges(url, changed));
     return {
       collections: postgresCollectionStores(pool, contract, idempotency, (db, collection, change, item) =>

@@ -3,6 +3,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Collection, WriteKind } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
+import { ownerLimitReached, randomItemId } from '../../../core/collections/owners.ts';
 import { missingReference, referencesOf } from '../../../core/collections/references.ts';
 import type {
   CollectionStore,
@@ -10,6 +11,7 @@ import type {
   Item,
   ItemChange,
   ItemCheck,
+  ItemId,
   Page,
   PageQuery,
 } from '../../../core/collections/store.ts';
@@ -22,6 +24,8 @@ import {
   type CollectionTable,
   collectionTables,
   defaultLiteral,
+  pageOf,
+  pageSelectList,
   rowReader,
   selectList,
   toColumn,
@@ -49,7 +53,7 @@ export interface SqliteStoreOptions {
 /** What a write to a collection tells the webhooks, in its transaction (synchronous, as SQLite's are). */
 type WriteRecorder = (collection: Collection, change: WriteKind, item: Item) => void;
 
-/** What a create of a group commit came to: also refused alone (a reference naming no item), the others of its batch stored. */
+/** What a create of a group commit came to: also refused alone (a reference naming no item, an owner at its limit), the others of its batch stored. */
 type CreateOutcome = CreateOnceOutcome<Item> | { refused: ApiError };
 
 /** A create waiting for its group commit, with its claim on an idempotency key if it has one. */
@@ -80,13 +84,15 @@ export function syncSqliteCollections(db: Database, contract: Contract): void {
       );
       if (existing.size === 0) {
         // STRICT: SQLite refuses a value of the wrong type instead of converting it.
-        // AUTOINCREMENT: the id of a deleted row is never handed out again.
+        // AUTOINCREMENT: the id (or position) of a deleted row is never handed out again.
         const columns = table.fields.map(
           (field) => `${field.column} ${types[field.type]}${field.required ? ' NOT NULL' : ''}`,
         );
-        db.exec(
-          `CREATE TABLE ${table.name} (id INTEGER PRIMARY KEY AUTOINCREMENT${columns.map((column) => `, ${column}`).join('')}) STRICT`,
-        );
+        const key =
+          table.order === 'id'
+            ? 'id INTEGER PRIMARY KEY AUTOINCREMENT'
+            : 'position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE';
+        db.exec(`CREATE TABLE ${table.name} (${key}${columns.map((column) => `, ${column}`).join('')}) STRICT`);
       }
       for (const field of table.fields) {
         const type = existing.get(field.column);
@@ -101,8 +107,8 @@ export function syncSqliteCollections(db: Database, contract: Contract): void {
         db.exec(`ALTER TABLE ${table.name} ADD COLUMN ${addedColumn(db, table, field)}`);
       }
       for (const { index, column } of table.filterIndexes.values()) {
-        // A filtered page seeks to (value, afterId) and reads `limit` rows in id order.
-        db.exec(`CREATE INDEX IF NOT EXISTS ${index} ON ${table.name} (${column}, id)`);
+        // A filtered page seeks to (value, position) and reads `limit` rows in order.
+        db.exec(`CREATE INDEX IF NOT EXISTS ${index} ON ${table.name} (${column}, ${table.order})`);
       }
     }
   }).immediate();
@@ -147,12 +153,12 @@ class SqliteCollectionStore implements CollectionStore {
   readonly #db: Database;
   readonly #table: CollectionTable;
   readonly #read: (row: Item) => Item;
-  readonly #get: Statement<[number], Item>;
+  readonly #get: Statement<[ItemId], Item>;
   readonly #pages: ReadCache<Page>;
   readonly #items: ReadCache<Item>;
   readonly #creates: GroupCommit<PendingCreate, CreateOutcome>;
-  readonly #update: (id: number, change: ItemChange) => Item | undefined;
-  readonly #delete: (id: number, check: ItemCheck) => Item | undefined;
+  readonly #update: (id: ItemId, change: ItemChange) => Item | undefined;
+  readonly #delete: (id: ItemId, check: ItemCheck) => Item | undefined;
   readonly #checkFile: () => void;
   readonly #recordWrite: WriteRecorder;
 
@@ -171,10 +177,21 @@ class SqliteCollectionStore implements CollectionStore {
     this.#pages = new ReadCache(changeDetector(db), CACHED_PAGES);
     this.#items = new ReadCache(changeDetector(db), CACHED_ITEMS);
     const columns = table.fields.map((field) => field.column);
+    // Random ids are made here; counted ones by the table.
+    const { id: identity } = table.collection;
+    const newId = identity.type === 'string' ? () => [randomItemId(identity)] : () => [];
+    const inserted = identity.type === 'string' ? ['id', ...columns] : columns;
     const insert = statement<unknown[], Item>(
       db,
-      `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING ${selectList(table)}`,
+      `INSERT INTO ${table.name} (${inserted.join(', ')}) VALUES (${inserted.map(() => '?').join(', ')}) RETURNING ${selectList(table)}`,
     );
+    const { owner } = table;
+    const limit = owner && table.collection.ownerLimit;
+    const owned =
+      owner && statement<[unknown], number>(db, `SELECT count(*) FROM ${table.name} WHERE ${owner.column} = ?`).pluck();
+    // In the batch's transaction: the items of this batch before it are counted too.
+    const overLimit = (fields: Record<string, unknown>) =>
+      limit !== undefined && owner !== undefined && (owned?.get(fields[owner.name]) ?? 0) >= limit.items;
     // Group commit: the items created in one turn of the event loop share one transaction, so one
     // fsync (synchronous = FULL) acknowledges them all instead of one fsync per item.
     // IMMEDIATE: the write lock is taken (or waited for, busy_timeout) at BEGIN.
@@ -191,10 +208,14 @@ class SqliteCollectionStore implements CollectionStore {
         if (kept) return { kept };
         const reference = missing(fields);
         if (reference) return { refused: missingReference(reference) };
+        if (limit && overLimit(fields)) return { refused: ownerLimitReached(table.collection, limit) };
         // `all`, never `get`: `get` stops at the returned row and resets the statement, which
         // (outside a transaction) commits and drops the commit's error (a full disk), so an item
         // that was never stored would get its 201. `all` runs the statement to its end.
-        const [stored] = insert.all(...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])));
+        const [stored] = insert.all(
+          ...newId(),
+          ...table.fields.map((field) => toColumn('sqlite', field, fields[field.name])),
+        );
         if (!stored) throw new Error(`SQLite returned no row for an inserted ${table.collection.noun}.`);
         const created = this.#read(stored);
         // In the batch's transaction: the answer and the event commit with the item, or none does.
@@ -210,7 +231,7 @@ class SqliteCollectionStore implements CollectionStore {
     );
     // IMMEDIATE: the write lock is taken at BEGIN, so the item read is the one the change replaces
     // (another process on the file waits, busy_timeout); a change that throws rolls back.
-    this.#update = db.transaction((id: number, change: ItemChange): Item | undefined => {
+    this.#update = db.transaction((id: ItemId, change: ItemChange): Item | undefined => {
       const row = this.#get.get(id);
       if (!row) return undefined;
       const current = this.#read(row);
@@ -228,7 +249,7 @@ class SqliteCollectionStore implements CollectionStore {
     }).immediate;
     const remove = statement(db, `DELETE FROM ${table.name} WHERE id = ?`);
     // IMMEDIATE, as the update: the item checked is the one removed; a check that throws removes nothing.
-    this.#delete = db.transaction((id: number, check: ItemCheck): Item | undefined => {
+    this.#delete = db.transaction((id: ItemId, check: ItemCheck): Item | undefined => {
       const row = this.#get.get(id);
       if (!row) return undefined;
       const current = this.#read(row);
@@ -274,11 +295,11 @@ class SqliteCollectionStore implements CollectionStore {
     return outcome;
   }
 
-  async update(id: number, change: ItemChange): Promise<Item | undefined> {
+  async update(id: ItemId, change: ItemChange): Promise<Item | undefined> {
     return this.#write(() => this.#update(id, change));
   }
 
-  async delete(id: number, check: ItemCheck): Promise<Item | undefined> {
+  async delete(id: ItemId, check: ItemCheck): Promise<Item | undefined> {
     return this.#write(() => this.#delete(id, check));
   }
 
@@ -291,7 +312,7 @@ class SqliteCollectionStore implements CollectionStore {
     });
   }
 
-  async get(id: number): Promise<Item | undefined> {
+  async get(id: ItemId): Promise<Item | undefined> {
     return withSqlite(() =>
       this.#items.get(String(id), () => {
         const row = this.#get.get(id);
@@ -300,20 +321,20 @@ class SqliteCollectionStore implements CollectionStore {
     );
   }
 
-  async list({ limit, filters = {}, afterId = 0 }: PageQuery): Promise<Page> {
+  async list({ limit, filters = {}, after = 0 }: PageQuery): Promise<Page> {
     const given = Object.entries(filters);
     return withSqlite(() =>
-      this.#pages.get(JSON.stringify([given, afterId, limit]), () => {
+      this.#pages.get(JSON.stringify([given, after, limit]), () => {
         // One row beyond the page tells whether another page exists, without counting.
         const rows = this.#page(given.map(([name]) => name)).all(
           ...given.map(([name, value]) => {
             const field = this.#table.fields.find((candidate) => candidate.name === name);
             return field ? toColumn('sqlite', field, value) : value;
           }),
-          afterId,
+          after,
           limit + 1,
         );
-        return { items: rows.slice(0, limit).map(this.#read), hasMore: rows.length > limit };
+        return pageOf(this.#table, rows, limit, this.#read);
       }),
     );
   }
@@ -325,13 +346,14 @@ class SqliteCollectionStore implements CollectionStore {
 }
 
 /**
- * The page of `table` filtered by `filterNames` (their values, then afterId and limit + 1, as
- * parameters). INDEXED BY: whatever statistics say, a page reads about `limit` index entries, even
- * for a rare value at a million rows (a scan in id order would skip every non-matching row).
+ * The page of `table` filtered by `filterNames` (their values, then the position after which it
+ * starts and limit + 1, as parameters). INDEXED BY: whatever statistics say, a page reads about
+ * `limit` index entries, even for a rare value at a million rows (a scan in order would skip
+ * every non-matching row).
  */
 export function pageQuery(table: CollectionTable, filterNames: readonly string[]): string {
   const conditions = filterNames.map((name) => `${table.filterIndexes.get(name)?.column ?? name} = ?`);
   const first = filterNames[0] === undefined ? undefined : table.filterIndexes.get(filterNames[0]);
   const source = first ? `${table.name} INDEXED BY ${first.index}` : table.name;
-  return `SELECT ${selectList(table)} FROM ${source} WHERE ${[...conditions, 'id > ?'].join(' AND ')} ORDER BY id LIMIT ?`;
+  return `SELECT ${pageSelectList(table)} FROM ${source} WHERE ${[...conditions, `${table.order} > ?`].join(' AND ')} ORDER BY ${table.order} LIMIT ?`;
 }

@@ -179,6 +179,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
     `,
   },
+  {
+    version: 7,
+    // Webhook endpoints are a collection of the contract's (`/webhook-endpoints`): the collection
+    // layer keeps their table, whose columns are already the ones it makes, and indexes a key
+    // line's pages as webhook_endpoints_key_line_position, the same columns as this index.
+    sql: 'DROP INDEX webhook_endpoints_key_line;',
+  },
 ];
 
 /**

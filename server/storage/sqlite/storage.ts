@@ -2,7 +2,7 @@ import { loadContract } from '../../../contract/bundled.ts';
 import type { Contract } from '../../../contract/contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
-import { webhookIdentifiers } from '../../events/identifiers.ts';
+import { newDeliveryId } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage, type StorageObserver } from '../storage.ts';
 import { sqliteCollectionStores } from './collections.ts';
 import { type Database, openDatabase } from './database.ts';
@@ -46,7 +46,7 @@ export function sqliteStorage(
 ): Storage {
   const idempotency = new SqliteIdempotencyStore(db);
   const checkFile = databaseFileCheck(path);
-  const webhooks = new SqliteWebhookStore(db, idempotency, clock, webhookIdentifiers);
+  const webhooks = new SqliteWebhookStore(db, clock, newDeliveryId);
   return {
     collections: sqliteCollectionStores(db, contract, idempotency, {
       observer,

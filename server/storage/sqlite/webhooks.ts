@@ -1,67 +1,42 @@
-// Webhooks in SQLite: the endpoints of each key line, and the outbox of deliveries written in the
-// transaction (the group commit) of the create that caused the event, so an event exists if and
-// only if its create committed.
+// Webhooks in SQLite: the outbox of deliveries written in the transaction (the group commit) of
+// the write that caused the event, so an event exists if and only if its write committed.
 import type { Database } from 'better-sqlite3';
 import type { Collection, WriteKind } from '../../../contract/collections.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Item } from '../../../core/collections/store.ts';
-import { ApiError } from '../../../core/errors.ts';
-import type { CreateOnceOutcome, CreatesOnce, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
-import type {
-  ClaimedDelivery,
-  EndpointPage,
-  FailedDelivery,
-  RegisteredEndpoint,
-  WebhookEndpoint,
-  WebhookIdentifiers,
-  WebhookStore,
+import {
+  type ClaimedDelivery,
+  type DeliveryIdentifier,
+  ENDPOINTS_TABLE,
+  type FailedDelivery,
+  type WebhookStore,
 } from '../webhooks.ts';
 import { withSqlite } from './errors.ts';
-import type { SqliteIdempotencyStore } from './idempotency.ts';
 import { statement } from './statement-cache.ts';
-
-interface EndpointRow {
-  position: number;
-  id: string;
-  url: string;
-  events: string;
-  description: string | null;
-  created_at: string;
-}
 
 /** A key line with a key that is neither revoked nor expired at `?` (ISO 8601). */
 const LINE_IS_ACTIVE = `EXISTS (SELECT 1 FROM api_keys k WHERE coalesce(k.lineage_id, k.id) = e.key_line
   AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?))`;
 
-function endpointOf(row: EndpointRow): WebhookEndpoint {
-  return {
-    id: row.id,
-    url: row.url,
-    events: JSON.parse(row.events) as WebhookEndpoint['events'],
-    ...(row.description !== null && { description: row.description }),
-    createdAt: row.created_at,
-  };
-}
-
 export class SqliteWebhookStore implements WebhookStore {
   readonly #db: Database;
-  readonly #idempotency: SqliteIdempotencyStore;
   readonly #clock: Clock;
-  readonly #ids: WebhookIdentifiers;
+  readonly #deliveryId: DeliveryIdentifier;
 
-  constructor(db: Database, idempotency: SqliteIdempotencyStore, clock: Clock, ids: WebhookIdentifiers) {
+  constructor(db: Database, clock: Clock, deliveryId: DeliveryIdentifier) {
     this.#db = db;
-    this.#idempotency = idempotency;
     this.#clock = clock;
-    this.#ids = ids;
+    this.#deliveryId = deliveryId;
   }
 
   /**
    * Records the event of a write to a collection: one pending delivery per endpoint subscribed to
-   * its type, whose key line is active. To be called inside the write's transaction (the group
-   * commit's), so the deliveries commit with the write or not at all.
+   * its type, whose key line is active; a removed endpoint's deliveries go with it. To be called
+   * inside the write's transaction (the group commit's), so they commit with the write or not at all.
    */
   recordNow(collection: Collection, change: WriteKind, item: Item): void {
+    if (collection.name === ENDPOINTS_TABLE && change === 'deleted')
+      statement(this.#db, 'DELETE FROM webhook_deliveries WHERE endpoint_id = ?').run(item.id);
     // The contract's webhooks declare which writes of the collection send an event.
     const type = collection.events[change];
     if (type === undefined) return;
@@ -81,93 +56,7 @@ export class SqliteWebhookStore implements WebhookStore {
       `INSERT INTO webhook_deliveries (id, endpoint_id, type, body, status, next_attempt_at, created_at)
         VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
     );
-    for (const endpoint of endpoints) insert.run(this.#ids.delivery(), endpoint, type, body, now, at);
-  }
-
-  async list(line: number, limit: number, afterPosition: number): Promise<EndpointPage> {
-    const rows = withSqlite(() =>
-      statement<[number, number, number], EndpointRow>(
-        this.#db,
-        'SELECT * FROM webhook_endpoints WHERE key_line = ? AND position > ? ORDER BY position LIMIT ?',
-      ).all(line, afterPosition, limit + 1),
-    );
-    const page = rows.slice(0, limit);
-    return { items: page.map(endpointOf), lastPosition: page.at(-1)?.position, hasMore: rows.length > limit };
-  }
-
-  endpointsOf(line: number, limit: number): CreatesOnce<RegisteredEndpoint> {
-    const register = (given: Omit<RegisteredEndpoint, 'id'>): RegisteredEndpoint => {
-      const fields = { id: this.#ids.endpoint(), ...given };
-      const count = statement<[number], number>(this.#db, 'SELECT count(*) FROM webhook_endpoints WHERE key_line = ?')
-        .pluck()
-        .get(line);
-      if ((count ?? 0) >= limit) {
-        throw new ApiError(
-          409,
-          'endpoint_limit_reached',
-          `This API key's line has ${limit} webhook endpoints, the most it may have; delete one before registering another.`,
-        );
-      }
-      statement(
-        this.#db,
-        `INSERT INTO webhook_endpoints (id, key_line, url, events, description, secret, created_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        fields.id,
-        line,
-        fields.url,
-        JSON.stringify(fields.events),
-        fields.description ?? null,
-        fields.secret,
-        fields.createdAt,
-      );
-      return fields;
-    };
-    return {
-      create: async (fields) => withSqlite(() => this.#db.transaction(() => register(fields)).immediate()),
-      createOnce: async (
-        fields,
-        claim: IdempotencyClaim,
-        answerOf: (item: RegisteredEndpoint) => KeptAnswer,
-      ): Promise<CreateOnceOutcome<RegisteredEndpoint>> =>
-        withSqlite(() =>
-          this.#db
-            .transaction((): CreateOnceOutcome<RegisteredEndpoint> => {
-              const kept = this.#idempotency.findNow(claim);
-              if (kept) return { kept };
-              const created = register(fields);
-              this.#idempotency.recordNow(claim, answerOf(created));
-              return { created };
-            })
-            .immediate(),
-        ),
-    };
-  }
-
-  async get(line: number, id: string): Promise<WebhookEndpoint | undefined> {
-    const row = withSqlite(() =>
-      statement<[number, string], EndpointRow>(
-        this.#db,
-        'SELECT * FROM webhook_endpoints WHERE key_line = ? AND id = ?',
-      ).get(line, id),
-    );
-    return row && endpointOf(row);
-  }
-
-  async delete(line: number, id: string): Promise<boolean> {
-    return withSqlite(() =>
-      this.#db
-        .transaction(() => {
-          const { changes } = statement(this.#db, 'DELETE FROM webhook_endpoints WHERE key_line = ? AND id = ?').run(
-            line,
-            id,
-          );
-          if (changes === 0) return false;
-          statement(this.#db, 'DELETE FROM webhook_deliveries WHERE endpoint_id = ?').run(id);
-          return true;
-        })
-        .immediate(),
-    );
+    for (const endpoint of endpoints) insert.run(this.#deliveryId(), endpoint, type, body, now, at);
   }
 
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedDelivery[]> {

@@ -33,8 +33,8 @@ const BATCH_ROWS = 1_000;
 const API_KEYS = { table: 'api_keys', noun: 'API key' } as const;
 const SETTINGS = 'settings';
 const IDEMPOTENCY_KEYS = 'idempotency_keys';
-/** Webhooks' tables, ordered by `position` (their `id` is text), copied apart. */
-const WEBHOOK_TABLES = ['webhook_endpoints', 'webhook_deliveries'] as const;
+/** The webhooks' outbox, ordered by `position` (its `id` is text), copied apart. */
+const WEBHOOK_DELIVERIES = 'webhook_deliveries';
 
 /**
  * Copies every table of the SQLite database at `sourcePath` (each collection of the contract, the
@@ -60,14 +60,15 @@ export async function copySqliteToPostgres(
       ...collectionTables(contract).map((table: CollectionTable) => ({
         table: table.name,
         noun: table.collection.noun,
+        order: table.order,
       })),
-      API_KEYS,
+      { ...API_KEYS, order: 'id' as const },
     ];
     refuseUnknownTables(source, sourcePath, [
       ...copied.map(({ table }) => table),
       SETTINGS,
       IDEMPOTENCY_KEYS,
-      ...WEBHOOK_TABLES,
+      WEBHOOK_DELIVERIES,
     ]);
     await migratePostgres(targetUrl, DEFAULT_CONNECT_TIMEOUT_MS, contract);
     source.exec('BEGIN');
@@ -77,17 +78,17 @@ export async function copySqliteToPostgres(
           const tables = copied.map(({ table }) => table);
           // Keeps a server started on the target meanwhile from writing (it waits) until the copy commits.
           await client.query(
-            `LOCK TABLE ${[...tables, SETTINGS, IDEMPOTENCY_KEYS, ...WEBHOOK_TABLES].join(', ')} IN EXCLUSIVE MODE`,
+            `LOCK TABLE ${[...tables, SETTINGS, IDEMPOTENCY_KEYS, WEBHOOK_DELIVERIES].join(', ')} IN EXCLUSIVE MODE`,
           );
           await refuseOccupied(client, target, copied);
           const counts = [];
-          for (const { table, noun } of copied) {
-            counts.push({ table, noun, rows: await copyTable(source, client, table, sourcePath) });
+          for (const { table, noun, order } of copied) {
+            counts.push({ table, noun, rows: await copyTable(source, client, table, order, sourcePath) });
           }
           const cursorSecret = await copySettings(source, client);
           const idempotencyAnswers = await copyIdempotencyAnswers(source, client);
-          // Endpoints and the outbox as they stand: pending deliveries are sent by the new servers.
-          for (const table of WEBHOOK_TABLES) await copyByPosition(source, client, table);
+          // The outbox as it stands: pending deliveries are sent by the new servers.
+          await copyByPosition(source, client, WEBHOOK_DELIVERIES);
           return { tables: counts, cursorSecret, idempotencyAnswers, target };
         }),
       );
@@ -152,10 +153,17 @@ async function refuseOccupied(
 }
 
 /**
- * Copies every row of `table` in id order, in batches, with the columns both sides have (a column
- * only the source has is refused, named); then moves the target's id sequence past the source's.
+ * Copies every row of `table` in `order` (its id, or the position beside a random id), in
+ * batches, with the columns both sides have (a column only the source has is refused, named);
+ * then moves the target's sequence past the source's.
  */
-async function copyTable(source: Database, client: pg.Client, table: string, sourcePath: string): Promise<number> {
+async function copyTable(
+  source: Database,
+  client: pg.Client,
+  table: string,
+  order: CollectionTable['order'],
+  sourcePath: string,
+): Promise<number> {
   const { names, typeOf } = await columnsOf(source, client, table);
   const missing = names.filter((name) => !typeOf.has(name));
   if (missing.length > 0) {
@@ -169,31 +177,36 @@ async function copyTable(source: Database, client: pg.Client, table: string, sou
   const { copied } = await copyInBatches(
     source,
     client,
-    `SELECT id, ${names.join(', ')} FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`,
+    `SELECT ${order}, ${names.join(', ')} FROM ${table} WHERE ${order} > ? ORDER BY ${order} LIMIT ?`,
     `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE SELECT * FROM unnest(${unnest})`,
   );
-  await continueIdsAfter(source, client, table);
+  await continueAfter(source, client, table, order);
   return copied;
 }
 
 /**
- * Ids are never handed out twice, not even those of deleted rows: SQLite remembers the highest
- * id it ever gave (`sqlite_sequence`), and the target's sequence continues after it (or after
- * its own, should it have given higher ids before it was emptied).
+ * Ids (and positions) are never handed out twice, not even those of deleted rows: SQLite
+ * remembers the highest it ever gave (`sqlite_sequence`), and the target's sequence continues
+ * after it (or after its own, should it have given higher ones before it was emptied).
  */
-async function continueIdsAfter(source: Database, client: pg.Client, table: string): Promise<void> {
+async function continueAfter(
+  source: Database,
+  client: pg.Client,
+  table: string,
+  column: CollectionTable['order'],
+): Promise<void> {
   const highest =
     statement<[string], number>(
       source,
-      `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(id) FROM ${table}), 0))`,
+      `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(${column}) FROM ${table}), 0))`,
     )
       .pluck()
       .get(table) ?? 0;
   if (highest === 0) return;
   await client.query(
     `SELECT setval(sequence, greatest($2::bigint, coalesce(pg_sequence_last_value(sequence), 0)))
-       FROM (SELECT pg_get_serial_sequence($1, 'id')::regclass AS sequence) AS identity`,
-    [table, highest],
+       FROM (SELECT pg_get_serial_sequence($1, $3)::regclass AS sequence) AS identity`,
+    [table, highest, column],
   );
 }
 
@@ -206,26 +219,15 @@ async function copySettings(source: Database, client: pg.Client): Promise<boolea
   return settings.some(({ key }) => key === CURSOR_SECRET_SETTING);
 }
 
-/**
- * Every row of a webhook table in `position` order, in batches, keeping positions (an endpoint
- * list's cursors name them); an endpoint's events, JSON text in SQLite, become PostgreSQL's text[].
- */
+/** Every row of the outbox in `position` order, in batches, keeping positions. */
 async function copyByPosition(source: Database, client: pg.Client, table: string): Promise<void> {
   const { names, typeOf } = await columnsOf(source, client, table);
-  // An array column cannot go through unnest as an array of arrays: it travels as JSON text.
-  const selected = names.map((name, index) =>
-    typeOf.get(name) === '_text' ? `ARRAY(SELECT jsonb_array_elements_text(c${index}::jsonb))` : `c${index}`,
-  );
-  const unnest = names
-    .map((name, index) => `$${index + 1}::${typeOf.get(name) === '_text' ? 'text' : typeOf.get(name)}[]`)
-    .join(', ');
-  const aliases = names.map((_, index) => `c${index}`).join(', ');
+  const unnest = names.map((name, index) => `$${index + 1}::${typeOf.get(name)}[]`).join(', ');
   const { lastPosition } = await copyInBatches(
     source,
     client,
     `SELECT position, ${names.join(', ')} FROM ${table} WHERE position > ? ORDER BY position LIMIT ?`,
-    `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE
-    SELECT ${selected.join(', ')} FROM unnest(${unnest}) AS source (${aliases})`,
+    `INSERT INTO ${table} (${names.join(', ')}) OVERRIDING SYSTEM VALUE SELECT * FROM unnest(${unnest})`,
   );
   if (lastPosition > 0)
     await client.query(`SELECT setval(pg_get_serial_sequence($1, 'position'), $2::bigint)`, [table, lastPosition]);

@@ -329,16 +329,34 @@ const violations: Array<{
     pointer: '#/x-webhook-delivery',
   },
   {
-    ruleId: 'animal-store/endpoint-limit',
-    violation: 'an endpoint limit of zero',
-    mutate: set(createPet, 'x-endpoint-limit', 0),
-    pointer: `#${createPet}/x-endpoint-limit`,
+    ruleId: 'animal-store/owner-limit',
+    violation: 'an owner limit of zero',
+    mutate: set(createPet, 'x-owner-limit', { items: 0, code: 'pet_limit_reached' }),
+    pointer: `#${createPet}/x-owner-limit`,
   },
   {
-    ruleId: 'animal-store/endpoint-limit',
-    violation: 'an endpoint limit written as text',
-    mutate: set(createPet, 'x-endpoint-limit', 'ten'),
-    pointer: `#${createPet}/x-endpoint-limit`,
+    ruleId: 'animal-store/owner-limit',
+    violation: 'an owner limit written as text',
+    mutate: set(createPet, 'x-owner-limit', 'ten'),
+    pointer: `#${createPet}/x-owner-limit`,
+  },
+  {
+    ruleId: 'animal-store/owner-limit',
+    violation: 'an owner limit without the code of its refusal',
+    mutate: set(createPet, 'x-owner-limit', { items: 10 }),
+    pointer: `#${createPet}/x-owner-limit`,
+  },
+  {
+    ruleId: 'animal-store/owner-limit',
+    violation: 'an owner limit on an operation that declares no 409',
+    mutate: set(createPet, 'x-owner-limit', { items: 10, code: 'pet_limit_reached' }),
+    pointer: `#${createPet}/x-owner-limit`,
+  },
+  {
+    ruleId: 'animal-store/owned-by',
+    violation: 'an owner the service does not know',
+    mutate: set('/components/schemas/Pet', 'x-owned-by', 'tenant'),
+    pointer: '#/components/schemas/Pet/x-owned-by',
   },
   {
     ruleId: 'animal-store/references',
@@ -449,9 +467,25 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
     mutations: [parentIdByRef('/pets')],
   },
   {
-    ruleId: 'animal-store/endpoint-limit',
-    variant: 'an operation with a limit of ten',
-    mutations: [set(createPet, 'x-endpoint-limit', 10)],
+    ruleId: 'animal-store/owner-limit',
+    variant: 'a create that declares its 409, with a limit of three',
+    mutations: [
+      set(`${createPet}/responses`, '409', {
+        description: 'The line has three pets.',
+        headers: {
+          'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+          'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+          'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+        },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      }),
+      set(createPet, 'x-owner-limit', { items: 3, code: 'pet_limit_reached' }),
+    ],
+  },
+  {
+    ruleId: 'animal-store/owned-by',
+    variant: 'items owned by key lines',
+    mutations: [set('/components/schemas/Pet', 'x-owned-by', 'key-line')],
   },
   {
     ruleId: 'animal-store/webhook-delivery',

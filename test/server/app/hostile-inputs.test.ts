@@ -164,13 +164,12 @@ function postStreamed(body: Uint8Array): Send {
 /** Every pet in the store, read through the store itself rather than the API under test. */
 async function storedPets(app: TestApp): Promise<Pet[]> {
   const all: Pet[] = [];
-  let afterId = 0;
+  let after = 0;
   for (;;) {
-    const page = await app.pets.list({ limit: 100, afterId });
+    const page = await app.pets.list({ limit: 100, after });
     all.push(...page.items);
-    const last = page.items.at(-1);
-    if (!page.hasMore || !last) return all;
-    afterId = last.id;
+    if (!page.hasMore || page.position === undefined) return all;
+    after = page.position;
   }
 }
 

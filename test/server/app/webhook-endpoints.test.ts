@@ -3,8 +3,8 @@
 // contract's limit, and only to public https addresses.
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
+import { collectionRoleOf } from '../../../contract/collections.ts';
 import type { components } from '../../../generated/openapi.ts';
-import { endpointLimit } from '../../../server/app/handlers/webhook-endpoints.ts';
 import { defined } from '../../support/defined.ts';
 import { expectError } from '../../support/http.ts';
 import { nextLink } from '../../support/link-header.ts';
@@ -13,7 +13,10 @@ import { createTestApp, type TestApp, type TestAppOptions } from '../../support/
 type Created = components['schemas']['WebhookEndpointCreated'];
 type Endpoint = components['schemas']['WebhookEndpoint'];
 
-const LIMIT = endpointLimit(loadContract());
+const LIMIT = defined(
+  collectionRoleOf(loadContract(), 'createWebhookEndpoint')?.collection.ownerLimit,
+  'x-owner-limit',
+).items;
 const PUBLIC_URL = 'https://93.184.215.14/hooks';
 
 const apps: TestApp[] = [];

@@ -99,7 +99,7 @@ function petStoreBehaviour(engine: StorageEngine): void {
 
     it('continues after afterId and reports no more on the last page', async () => {
       await createPets(statuses);
-      const page = await store().list({ limit: 4, afterId: 3 });
+      const page = await store().list({ limit: 4, after: 3 });
       expect(page.items.map((pet) => pet.id)).toEqual([4, 5, 6, 7]);
       expect(page.hasMore).toBe(false);
     });
@@ -118,20 +118,20 @@ function petStoreBehaviour(engine: StorageEngine): void {
       ]);
       expect(first.hasMore).toBe(true);
 
-      const second = await store().list({ limit: 2, filters: { status: 'sold' }, afterId: 5 });
+      const second = await store().list({ limit: 2, filters: { status: 'sold' }, after: 5 });
       expect(second.items.map((pet) => pet.id)).toEqual([7]);
       expect(second.hasMore).toBe(false);
     });
 
-    it('walks every pet exactly once when following afterId page by page', async () => {
+    it("walks every pet exactly once when following each page's position", async () => {
       const created = await createPets(statuses);
       const seen: Pet[] = [];
-      let afterId: number | undefined;
+      let after: number | undefined;
       for (;;) {
-        const page = await store().list({ limit: 2, afterId });
+        const page = await store().list({ limit: 2, after });
         seen.push(...page.items);
         if (!page.hasMore) break;
-        afterId = defined(page.items.at(-1), 'a pet on a page with more after it').id;
+        after = defined(page.position, 'the position of a page with more after it');
       }
       expect(seen).toEqual(created);
     });
@@ -242,11 +242,12 @@ function petStoreBehaviour(engine: StorageEngine): void {
     it('records a removal as pet.deleted in the outbox, with the pet as it was, and nothing for a refused one', async () => {
       const storage = database.storage();
       const { record } = await storage.keys.create({ plan: 'free' });
-      await storage.webhooks.endpointsOf(record.lineage, 10).create({
+      await storage.collections('webhook_endpoints').create({
         url: 'https://hooks.example.com/pets',
         events: ['pet.deleted'],
         secret: `whsec_${Buffer.alloc(32).toString('base64')}`,
         createdAt: new Date().toISOString(),
+        keyLine: record.lineage,
       });
       const [pet] = await createPets(['available', 'available']);
       await expect(
@@ -320,7 +321,7 @@ function petStoreBehaviour(engine: StorageEngine): void {
       const reader = store();
       const writer = (await database.openAnother()).collections('pets') as CollectionStore<Pet>;
       const first = await writer.create({ name: 'First', categoryId: 1, status: 'available' });
-      expect(await reader.list({ limit: 10 })).toEqual({ items: [first], hasMore: false });
+      expect(await reader.list({ limit: 10 })).toEqual({ items: [first], hasMore: false, position: first.id });
       expect(await reader.get(first.id)).toEqual(first);
 
       const second = await writer.create({ name: 'Second', categoryId: 1, status: 'available' });
@@ -328,6 +329,7 @@ function petStoreBehaviour(engine: StorageEngine): void {
       expect(await reader.list({ limit: 10 })).toEqual({
         items: [{ ...first, status: 'sold' }, second],
         hasMore: false,
+        position: second.id,
       });
       expect(await reader.get(first.id)).toEqual({ ...first, status: 'sold' });
     });

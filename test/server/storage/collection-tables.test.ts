@@ -84,6 +84,7 @@ describe('SQLite tables of the collections', () => {
     expect(await stores('widgets').list({ limit: 10, filters: { colour: 'blue' } })).toEqual({
       items: [{ id: 2, label: 'Gear', colour: 'blue', fragile: true }],
       hasMore: false,
+      position: 2,
     });
   });
 
@@ -148,6 +149,7 @@ describe.skipIf(!(await postgresReachable()))('PostgreSQL tables of the collecti
     expect(await collections('widgets').list({ limit: 10, filters: { colour: 'blue' } })).toEqual({
       items: [{ id: 2, label: 'Gear', colour: 'blue', fragile: true }],
       hasMore: false,
+      position: 2,
     });
   });
 

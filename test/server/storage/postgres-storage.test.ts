@@ -1,8 +1,12 @@
 // What only PostgreSQL shows: migrations by instances starting at once, its limits on values,
 // its pool, and what requests get while the database cannot be reached.
+
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
+import { Contract } from '../../../contract/contract.ts';
+import type { OpenApiDocument } from '../../../contract/document.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import { collectionTables, SERVICE_TABLES } from '../../../server/storage/collection-tables.ts';
 import { pageStatement } from '../../../server/storage/postgres/collections.ts';
@@ -94,6 +98,31 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
     );
   });
 
+  it('keeps the webhook endpoints a database of the seventh step holds, now kept by the collection layer', async () => {
+    const { url } = await emptyDatabase();
+    // The database as a server of release 1.1.0's contract and seven steps left it.
+    const released = new Contract(
+      JSON.parse(
+        readFileSync(new URL('../../../releases/1.1.0/openapi.json', import.meta.url), 'utf8'),
+      ) as OpenApiDocument,
+    );
+    await migratePostgres(url, 1_500, released, POSTGRES_MIGRATIONS.slice(0, 7));
+    await query(
+      url,
+      `INSERT INTO webhook_endpoints (id, key_line, url, events, secret, created_at)
+        VALUES ('we_3kT9qWmZx1B7vLp0aRn5Yc', 1, 'https://93.184.215.14/hooks', ARRAY['pet.created'], 'whsec_x', '2026-11-28T14:00:00.000Z')`,
+    );
+    const storage = await open(url);
+    expect(await storage.collections('webhook_endpoints').get('we_3kT9qWmZx1B7vLp0aRn5Yc')).toEqual({
+      id: 'we_3kT9qWmZx1B7vLp0aRn5Yc',
+      url: 'https://93.184.215.14/hooks',
+      events: ['pet.created'],
+      createdAt: '2026-11-28T14:00:00.000Z',
+      secret: 'whsec_x',
+      keyLine: 1,
+    });
+  });
+
   it('leaves the database as it was when a migration step fails', async () => {
     const { url } = await emptyDatabase();
     const failing = [
@@ -142,7 +171,7 @@ describe.skipIf(!(await postgresReachable()))('openPostgresStorage', () => {
     const created = await pets.create({ name: 'Far', categoryId: 1, status: 'available' });
     expect(created.id).toBe(2 ** 40 + 1);
     expect(await pets.get(2 ** 40 + 1)).toEqual(created);
-    expect((await pets.list({ limit: 1, afterId: 2 ** 40 })).items).toEqual([created]);
+    expect((await pets.list({ limit: 1, after: 2 ** 40 })).items).toEqual([created]);
   });
 
   it('opens no more connections than the pool size, however many requests run at once, and one that listens for key changes', async () => {

@@ -29,7 +29,7 @@ describe('SQLite collection store read cache', () => {
     const listed = (await store.list({ limit: 10 })).items;
     expect(() => listed.push(pet)).toThrow(TypeError);
     expect(() => Object.assign(defined(listed[0], 'a listed pet'), { name: 'Changed' })).toThrow(TypeError);
-    expect(await store.list({ limit: 10 })).toEqual({ items: [pet], hasMore: false });
+    expect(await store.list({ limit: 10 })).toEqual({ items: [pet], hasMore: false, position: pet.id });
   });
 });
 
@@ -54,10 +54,10 @@ describe('SQLite collection queries', () => {
   );
 
   it.each(filtered)(
-    'seeks a page of $table.name filtered by $filter through the ($column, id) index without sorting',
+    'seeks a page of $table.name filtered by $filter through the ($column, $table.order) index without sorting',
     ({ table, filter, index, column }) => {
       const plan = planOf(pageQuery(table, [filter]), 'x', 0, 21);
-      expect(plan).toEqual([`SEARCH ${table.name} USING INDEX ${index} (${column}=? AND id>?)`]);
+      expect(plan).toEqual([`SEARCH ${table.name} USING INDEX ${index} (${column}=? AND ${table.order}>?)`]);
     },
   );
 
@@ -72,7 +72,7 @@ describe('SQLite collection queries', () => {
   });
 
   it.each(collectionTables(loadContract()))(
-    'seeks an unfiltered page of $name on the id (rowid) without sorting',
+    'seeks an unfiltered page of $name on the id or position (rowid) without sorting',
     (table) => {
       const plan = planOf(pageQuery(table, []), 0, 21);
       expect(plan).toEqual([`SEARCH ${table.name} USING INTEGER PRIMARY KEY (rowid>?)`]);
@@ -105,7 +105,7 @@ describe('SQLite collection store group commit', () => {
     const ids = created.map((pet) => pet.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(100);
-    expect(await store.list({ limit: 200 })).toEqual({ items: created, hasMore: false });
+    expect(await store.list({ limit: 200 })).toEqual({ items: created, hasMore: false, position: ids.at(-1) });
   });
 
   it('caps a transaction at 256 pets and writes the rest in the next ones, still in order', async () => {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
 import { collectionsOf } from '../../../contract/collections.ts';
 import type { Clock } from '../../../core/clock.ts';
+import { OWNER_FIELD } from '../../../core/collections/owners.ts';
 import type { Item } from '../../../core/collections/store.ts';
 import { createCursorCodec } from '../../../core/pagination/cursor.ts';
 import { exampleItems } from '../../../mock/app/example-items.ts';
@@ -82,12 +83,21 @@ async function seededSqlite() {
   // Its last use, recorded to the minute, is copied with the rest of the key.
   await storage.keys.findActive(active.secret);
   await expect.poll(async () => (await storage.keys.list())[1]?.lastUsedAt).not.toBeNull();
-  // Every other collection of the contract holds the items of its examples.
+  // Every other collection of the contract holds the items of its examples: an owned one's, the
+  // active key's line's, with the example of each field the service sets (a secret).
   const others = new Map<string, Item[]>();
-  for (const [name, items] of exampleItems(loadContract())) {
-    if (name === 'pets') continue;
-    for (const { id: _, ...fields } of items) await storage.collections(name).create(fields);
-    others.set(name, (await storage.collections(name).list({ limit: 1_000 })).items);
+  const examples = exampleItems(loadContract());
+  for (const collection of collectionsOf(loadContract())) {
+    if (collection.name === 'pets') continue;
+    const setByService = collection.fields.filter((field) => collection.setByService.includes(field.name));
+    for (const { id: _, ...fields } of examples.get(collection.name) ?? []) {
+      await storage.collections(collection.name).create({
+        ...Object.fromEntries(setByService.map((field) => [field.name, field.example])),
+        ...fields,
+        ...(collection.ownedBy && { [OWNER_FIELD[collection.ownedBy]]: active.record.lineage }),
+      });
+    }
+    others.set(collection.name, (await storage.collections(collection.name).list({ limit: 1_000 })).items);
   }
   const contents = {
     path,
@@ -137,7 +147,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     for (const [name, items] of source.others) {
       expect((await target.collections(name).list({ limit: 1_000 })).items, name).toEqual(items);
     }
-    expect((await petsIn(target).list({ limit: 2, filters: { status: 'sold' }, afterId: 1_000 })).items).toEqual(
+    expect((await petsIn(target).list({ limit: 2, filters: { status: 'sold' }, after: 1_000 })).items).toEqual(
       source.pets.filter((pet) => pet.status === 'sold' && pet.id > 1_000).slice(0, 2),
     );
     expect(await target.keys.list()).toEqual(source.keys);
@@ -186,12 +196,13 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     const path = join(tempDir(), 'hooks.db');
     const storage = openSqliteStorage(path, clock);
     const { record } = await storage.keys.create({ plan: 'free' });
-    const endpoint = await storage.webhooks.endpointsOf(record.lineage, 10).create({
+    const endpoint = await storage.collections('webhook_endpoints').create({
       url: 'https://93.184.215.14/hooks',
       events: ['pet.created', 'order.created'],
       description: 'Stock',
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Jf6rmMEv2U=',
       createdAt: '2026-11-28T14:00:00.000Z',
+      keyLine: record.lineage,
     });
     const pet = await storage.collections('pets').create({ name: 'Rex', categoryId: 1, status: 'available' });
     await storage.close();
@@ -199,8 +210,7 @@ describe.skipIf(!withPostgres)('db:copy into PostgreSQL', () => {
     expect((await run(['copy', '--from', path, '--to', url])).code).toBe(0);
 
     const target = await openPostgres(url);
-    const { secret: _, ...listed } = endpoint;
-    expect(await target.webhooks.get(record.lineage, endpoint.id)).toEqual(listed);
+    expect(await target.collections('webhook_endpoints').get(endpoint.id)).toEqual(endpoint);
     // Due from the moment of the create, by the source's clock.
     const due = await target.webhooks.claimDue(clock.now(), 10, clock.now() + 60_000);
     expect(due).toEqual([

@@ -24,11 +24,12 @@ async function withFailedDelivery(path: string): Promise<string> {
   const storage = await openStorage({ engine: 'sqlite', path });
   try {
     const { record } = await storage.keys.create({ plan: 'free' });
-    await storage.webhooks.endpointsOf(record.lineage, 10).create({
+    await storage.collections('webhook_endpoints').create({
       url: 'https://93.184.215.14/hooks',
       events: ['pet.created'],
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Jf6rmMEv2U=',
       createdAt: new Date().toISOString(),
+      keyLine: record.lineage,
     });
     await storage.collections('pets').create({ name: 'Rex', categoryId: 1, status: 'available' });
     const [due] = await storage.webhooks.claimDue(Date.now(), 10, Date.now() + 1000);
