@@ -63,12 +63,6 @@ export async function startRealServer({
       );
       Object.assign(store, Object.fromEntries(methods.map((name) => [name, fail])));
     }
-    Object.assign(service.storage.webhooks, {
-      list: fail,
-      get: fail,
-      delete: fail,
-      endpointsOf: () => ({ create: fail, createOnce: fail }),
-    });
     // The readiness probe asks the storage itself, as in production.
     service.storage.ping = fail;
   }
