@@ -1,7 +1,7 @@
 // The contract's collections in PostgreSQL: their tables brought in line with the contract by the
 // migration (under its advisory lock), and a store per collection on the pool.
 import type pg from 'pg';
-import type { Collection, WriteKind } from '../../../contract/collections.ts';
+import type { Collection, OwnerLimit, WriteKind } from '../../../contract/collections.ts';
 import type { Contract } from '../../../contract/contract.ts';
 import { ownerLimitReached, randomItemId } from '../../../core/collections/owners.ts';
 import { missingReference, referencesOf } from '../../../core/collections/references.ts';
@@ -136,7 +136,7 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #update: NamedStatement;
   readonly #delete: NamedStatement;
   /** Waits for the other creates of the owner, then counts its items: where the collection has an owner limit. */
-  readonly #owned: { lock: NamedStatement; count: NamedStatement } | undefined;
+  readonly #owned: { field: string; limit: OwnerLimit; lock: NamedStatement; count: NamedStatement } | undefined;
   /** The lookup of an item a reference names, by the table it names. */
   readonly #referenced: Map<string, NamedStatement>;
   readonly #pages = new Map<string, NamedStatement>();
@@ -162,9 +162,12 @@ class PostgresCollectionStore implements CollectionStore {
       text: `INSERT INTO ${table.name} (${inserted.join(', ')}) VALUES (${inserted.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${selectList(table)}`,
     };
     const { owner } = table;
+    const limit = table.collection.ownerLimit;
     this.#owned =
-      owner && table.collection.ownerLimit
+      owner && limit
         ? {
+            field: owner.name,
+            limit,
             // Creates of one owner wait for each other here, so two at once cannot both be the last allowed.
             lock: {
               name: `${table.name}.owner-lock`,
@@ -268,13 +271,12 @@ class PostgresCollectionStore implements CollectionStore {
 
   async #insertOn(db: pg.Pool | pg.PoolClient, fields: Record<string, unknown>): Promise<Item> {
     await this.#checkReferences(db, fields);
-    const { owner, collection } = this.#table;
-    if (this.#owned && owner && collection.ownerLimit) {
-      const value = fields[owner.name];
-      await execute(db, this.#owned.lock, [value]);
-      const { rows } = await execute<{ count: number }>(db, this.#owned.count, [value]);
-      if ((rows[0]?.count ?? 0) >= collection.ownerLimit.items)
-        throw ownerLimitReached(collection, collection.ownerLimit);
+    const { collection } = this.#table;
+    if (this.#owned) {
+      const { field, limit, lock, count } = this.#owned;
+      await execute(db, lock, [fields[field]]);
+      const { rows } = await execute<{ count: number }>(db, count, [fields[field]]);
+      if ((rows[0]?.count ?? 0) >= limit.items) throw ownerLimitReached(collection, limit);
     }
     const { id: identity } = collection;
     const { rows } = await execute<Item>(db, this.#insert, [

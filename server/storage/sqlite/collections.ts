@@ -185,13 +185,8 @@ class SqliteCollectionStore implements CollectionStore {
       db,
       `INSERT INTO ${table.name} (${inserted.join(', ')}) VALUES (${inserted.map(() => '?').join(', ')}) RETURNING ${selectList(table)}`,
     );
-    const { owner } = table;
-    const limit = owner && table.collection.ownerLimit;
-    const owned =
-      owner && statement<[unknown], number>(db, `SELECT count(*) FROM ${table.name} WHERE ${owner.column} = ?`).pluck();
-    // In the batch's transaction: the items of this batch before it are counted too.
-    const overLimit = (fields: Record<string, unknown>) =>
-      limit !== undefined && owner !== undefined && (owned?.get(fields[owner.name]) ?? 0) >= limit.items;
+    // In the batch's transaction, so the items of this batch before it are counted too.
+    const overLimit = ownerLimitCheck(db, table);
     // Group commit: the items created in one turn of the event loop share one transaction, so one
     // fsync (synchronous = FULL) acknowledges them all instead of one fsync per item.
     // IMMEDIATE: the write lock is taken (or waited for, busy_timeout) at BEGIN.
@@ -208,7 +203,8 @@ class SqliteCollectionStore implements CollectionStore {
         if (kept) return { kept };
         const reference = missing(fields);
         if (reference) return { refused: missingReference(reference) };
-        if (limit && overLimit(fields)) return { refused: ownerLimitReached(table.collection, limit) };
+        const refusal = overLimit(fields);
+        if (refusal) return { refused: refusal };
         // `all`, never `get`: `get` stops at the returned row and resets the statement, which
         // (outside a transaction) commits and drops the commit's error (a full disk), so an item
         // that was never stored would get its 201. `all` runs the statement to its end.
@@ -343,6 +339,22 @@ class SqliteCollectionStore implements CollectionStore {
   #page(filterNames: string[]): Statement<unknown[], Item> {
     return statement(this.#db, pageQuery(this.#table, filterNames));
   }
+}
+
+/** The refusal of a create beyond its owner's `x-owner-limit`, where the collection has one; undefined within it. */
+function ownerLimitCheck(
+  db: Database,
+  table: CollectionTable,
+): (fields: Record<string, unknown>) => ApiError | undefined {
+  const { owner } = table;
+  const limit = table.collection.ownerLimit;
+  if (!owner || !limit) return () => undefined;
+  const owned = statement<[unknown], number>(
+    db,
+    `SELECT count(*) FROM ${table.name} WHERE ${owner.column} = ?`,
+  ).pluck();
+  return (fields) =>
+    (owned.get(fields[owner.name]) ?? 0) >= limit.items ? ownerLimitReached(table.collection, limit) : undefined;
 }
 
 /**
