@@ -1253,7 +1253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A rate-limit window is exhausted (`rate_limited`), or the caller is banned (`key_banned`). Wait `Retry-After` seconds. */
+            /** @description A rate-limit window is exhausted (`rate_limited`), or the caller is banned for sending while limited (`key_banned`). Wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1284,7 +1284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service cannot answer safely right now (`service_unavailable`): its storage failed. Retry after `Retry-After` seconds. */
+            /** @description The service cannot do the work safely right now (`service_unavailable`): its storage failed to commit, the disk is full, or a backing service is unreachable. A read, and a request refused before its operation ran (the key or the rate limit could not be checked), changed nothing. A write that failed while the storage was committing it may have been stored, and the message says so: check (list or fetch) before repeating it. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After-Unavailable"];

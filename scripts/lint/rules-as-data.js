@@ -3,6 +3,7 @@
 // error codes, `x-transitions` beside the enum of a status) must have the shape the server, the docs and the README generator read. Plain
 // JavaScript, so `redocly lint` loads it as is.
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { preprocessors } from './shared-answers.js';
 
 /** The marker an operation's description shows its body limit by (scripts/pipeline/rules-prose.ts). */
 const MAX_BODY_BYTES_MARKER = '<!-- x-max-body-bytes -->';
@@ -353,5 +354,6 @@ export default function rulesAsData() {
         references: References,
       },
     },
+    preprocessors: { oas3: preprocessors },
   };
 }

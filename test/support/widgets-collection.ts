@@ -44,13 +44,6 @@ const TAG = 'widgets';
 const LIST = { method: 'GET', operationId: 'listWidgets', summary: 'List widgets' } as const;
 const CREATE = { method: 'POST', operationId: 'createWidget', summary: 'Add a widget' } as const;
 
-const RATE_LIMIT_HEADERS = `        X-RateLimit-Limit:
-          $ref: ../components/headers/X-RateLimit-Limit.yaml
-        X-RateLimit-Remaining:
-          $ref: ../components/headers/X-RateLimit-Remaining.yaml
-        X-RateLimit-Reset:
-          $ref: ../components/headers/X-RateLimit-Reset.yaml`;
-
 function pathFile(stability: Stability): string {
   const marker = stability === 'stable' ? '' : `  x-stability: ${stability}\n`;
   return `get:
@@ -88,7 +81,6 @@ ${marker}  summary: ${LIST.summary}
           schema:
             type: string
             maxLength: 2048
-${RATE_LIMIT_HEADERS}
       content:
         application/json:
           schema:
@@ -100,8 +92,6 @@ ${RATE_LIMIT_HEADERS}
               $ref: ../components/examples/WidgetsEmpty.yaml
     "400":
       description: "\`limit\` is invalid (\`validation_failed\`), or \`cursor\` was not issued by the service (\`invalid_cursor\`)."
-      headers:
-${RATE_LIMIT_HEADERS}
       content:
         application/json:
           schema:
@@ -109,12 +99,6 @@ ${RATE_LIMIT_HEADERS}
           examples:
             ErrorInvalidWidgetLimit:
               $ref: ../components/examples/ErrorInvalidWidgetLimit.yaml
-    "401":
-      $ref: ../components/responses/Unauthorized.yaml
-    "429":
-      $ref: ../components/responses/TooManyRequests.yaml
-    "503":
-      $ref: ../components/responses/ServiceUnavailable.yaml
 post:
   operationId: ${CREATE.operationId}
 ${marker}  x-max-body-bytes: 4096
@@ -145,7 +129,6 @@ ${marker}  x-max-body-bytes: 4096
             type: string
             format: uri-reference
             maxLength: 2048
-${RATE_LIMIT_HEADERS}
       content:
         application/json:
           schema:
@@ -155,8 +138,6 @@ ${RATE_LIMIT_HEADERS}
               $ref: ../components/examples/WidgetCreated.yaml
     "400":
       description: "The body is not valid JSON (\`malformed_json\`), or lacks \`name\`, has an unknown field or holds an invalid value (\`validation_failed\`). Nothing is stored."
-      headers:
-${RATE_LIMIT_HEADERS}
       content:
         application/json:
           schema:
@@ -164,16 +145,6 @@ ${RATE_LIMIT_HEADERS}
           examples:
             ErrorWidgetNameMissing:
               $ref: ../components/examples/ErrorWidgetNameMissing.yaml
-    "401":
-      $ref: ../components/responses/Unauthorized.yaml
-    "413":
-      $ref: ../components/responses/PayloadTooLarge.yaml
-    "415":
-      $ref: ../components/responses/UnsupportedMediaType.yaml
-    "429":
-      $ref: ../components/responses/TooManyRequests.yaml
-    "503":
-      $ref: ../components/responses/ServiceUnavailable.yaml
 `;
 }
 
@@ -339,8 +310,6 @@ function itemPathFile(stability: Stability): string {
   const marker = stability === 'stable' ? '' : `  x-stability: ${stability}\n`;
   const error = (status: number, description: string, example: string) => `    "${status}":
       description: "${description}"
-      headers:
-${RATE_LIMIT_HEADERS}
       content:
         application/json:
           schema:
@@ -355,7 +324,6 @@ ${RATE_LIMIT_HEADERS}
       headers:
         ETag:
           $ref: ../components/headers/ETag.yaml
-${RATE_LIMIT_HEADERS}
       content:
         application/json:
           schema:
@@ -383,13 +351,7 @@ ${marker}  summary: Get a widget
     - ${TAG}
   parameters:
 ${widgetId}  responses:
-${widget('The widget.', 'WidgetCreated')}${error(400, 'The id is not a canonical positive integer (`validation_failed`).', 'ErrorWidgetEmptyPatch')}    "401":
-      $ref: ../components/responses/Unauthorized.yaml
-${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}    "429":
-      $ref: ../components/responses/TooManyRequests.yaml
-    "503":
-      $ref: ../components/responses/ServiceUnavailable.yaml
-delete:
+${widget('The widget.', 'WidgetCreated')}${error(400, 'The id is not a canonical positive integer (`validation_failed`).', 'ErrorWidgetEmptyPatch')}${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}delete:
   operationId: deleteWidget
 ${marker}  summary: Remove a widget
   description: Removes a widget; a \`widget.deleted\` event reports it as it was.
@@ -400,16 +362,8 @@ ${widgetId}    - $ref: ../components/parameters/IfMatch.yaml
   responses:
     "204":
       description: The widget was removed.
-      headers:
-${RATE_LIMIT_HEADERS}
-${error(400, 'The id is not a canonical positive integer (`validation_failed`).', 'ErrorWidgetEmptyPatch')}    "401":
-      $ref: ../components/responses/Unauthorized.yaml
-${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}    "412":
+${error(400, 'The id is not a canonical positive integer (`validation_failed`).', 'ErrorWidgetEmptyPatch')}${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}    "412":
       $ref: ../components/responses/PreconditionFailed.yaml
-    "429":
-      $ref: ../components/responses/TooManyRequests.yaml
-    "503":
-      $ref: ../components/responses/ServiceUnavailable.yaml
 patch:
   operationId: updateWidget
 ${marker}  x-max-body-bytes: 4096
@@ -432,18 +386,8 @@ ${widgetId}    - $ref: ../components/parameters/IfMatch.yaml
           WidgetPatchActivate:
             $ref: ../components/examples/WidgetPatchActivate.yaml
   responses:
-${widget('The widget as changed.', 'WidgetActivated')}${error(400, 'The body is not a valid change (`malformed_json`, `validation_failed`).', 'ErrorWidgetEmptyPatch')}    "401":
-      $ref: ../components/responses/Unauthorized.yaml
-${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}${error(409, 'A change of `status` its transitions do not allow (`invalid_transition`).', 'ErrorWidgetTransition')}    "412":
+${widget('The widget as changed.', 'WidgetActivated')}${error(400, 'The body is not a valid change (`malformed_json`, `validation_failed`).', 'ErrorWidgetEmptyPatch')}${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}${error(409, 'A change of `status` its transitions do not allow (`invalid_transition`).', 'ErrorWidgetTransition')}    "412":
       $ref: ../components/responses/PreconditionFailed.yaml
-    "413":
-      $ref: ../components/responses/PayloadTooLarge.yaml
-    "415":
-      $ref: ../components/responses/UnsupportedMergePatch.yaml
-    "429":
-      $ref: ../components/responses/TooManyRequests.yaml
-    "503":
-      $ref: ../components/responses/ServiceUnavailable.yaml
 `;
 }
 
