@@ -3,9 +3,9 @@
 import type { Clock } from '../../core/clock.ts';
 import { createMemoryRateLimiter } from '../../core/limiter/memory-rate-limiter.ts';
 import type { RateLimiter } from '../../core/limiter/rate-limiter.ts';
+import type { BanPolicy } from '../../core/limiter/rate-policy.ts';
 import { createRedisRateLimiter } from '../../server/limiter/redis-rate-limiter.ts';
 import { redisReachable } from '../../support/backing-services.ts';
-import { CONTRACT_BAN } from './limiter-fixtures.ts';
 import { openTestRedis } from './redis-fixtures.ts';
 
 export interface LimiterKind {
@@ -14,8 +14,8 @@ export interface LimiterKind {
   unavailable: boolean;
   /** Per test; the default unless the kind is slower. */
   timeoutMs: number;
-  /** A limiter with no state yet; whatever it opens is closed when the test finishes. */
-  create(clock: Clock): Promise<RateLimiter>;
+  /** A limiter with no state yet, banning by `ban`; whatever it opens is closed when the test finishes. */
+  create(clock: Clock, ban: BanPolicy): Promise<RateLimiter>;
 }
 
 export const LIMITER_KINDS: LimiterKind[] = [
@@ -23,17 +23,17 @@ export const LIMITER_KINDS: LimiterKind[] = [
     name: 'memory',
     unavailable: false,
     timeoutMs: 5_000,
-    create: async (clock) => createMemoryRateLimiter({ clock, ban: CONTRACT_BAN }),
+    create: async (clock, ban) => createMemoryRateLimiter({ clock, ban }),
   },
   {
     name: 'redis',
     unavailable: !(await redisReachable()),
-    // Every hit is a round trip: the business plan's day of 100,000 requests one after another
+    // Every hit is a round trip: the business plan's day of requests (100,000 as this is written)
     // takes some 15 s.
     timeoutMs: 60_000,
-    create: async (clock) => {
+    create: async (clock, ban) => {
       const { redis, prefix } = await openTestRedis();
-      return createRedisRateLimiter({ redis, prefix, ban: CONTRACT_BAN, clock });
+      return createRedisRateLimiter({ redis, prefix, ban, clock });
     },
   },
 ];

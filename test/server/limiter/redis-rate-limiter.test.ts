@@ -18,15 +18,16 @@ import {
   fakeClock,
   hitTimes,
   MINUTE,
-  planLimits,
   provokeBan,
   SECOND,
+  SMALL_LIMITS,
   T0,
+  TEST_BAN,
 } from '../../support/limiter-fixtures.ts';
 import { keysUnder, openTestRedis } from '../../support/redis-fixtures.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 
-const free = planLimits('free');
+const limits = SMALL_LIMITS;
 const redisUp = await redisReachable();
 
 /** A Redis that is down: nothing listens on port 1. */
@@ -48,7 +49,7 @@ async function limiterBehindProxy(): Promise<{ proxy: TcpProxy; limiter: RateLim
   const redis = connectRedis(`redis://127.0.0.1:${proxy.port}`);
   onTestFinished(() => redis.disconnect());
   await once(redis, 'ready');
-  return { proxy, limiter: createRedisRateLimiter({ redis, prefix, ban: CONTRACT_BAN, clock: fakeClock() }) };
+  return { proxy, limiter: createRedisRateLimiter({ redis, prefix, ban: TEST_BAN, clock: fakeClock() }) };
 }
 
 /** Settles `work` and says how long it took. */
@@ -78,9 +79,9 @@ async function firstDecision(hit: () => Promise<RateDecision>, withinMs: number)
 describe.skipIf(!redisUp)('redis limiter: state in Redis', () => {
   it('keeps a bucket in one key, the prefix followed by the bucket', async () => {
     const { prefix, redis } = await openTestRedis();
-    const limiter = createRedisRateLimiter({ redis, prefix, ban: CONTRACT_BAN, clock: fakeClock() });
-    await limiter.hit('addr:2001:db8::1', free);
-    await limiter.hit('key:7', free);
+    const limiter = createRedisRateLimiter({ redis, prefix, ban: TEST_BAN, clock: fakeClock() });
+    await limiter.hit('addr:2001:db8::1', limits);
+    await limiter.hit('key:7', limits);
 
     expect((await keysUnder(redis, prefix)).sort()).toEqual([`${prefix}addr:2001:db8::1`, `${prefix}key:7`]);
   });
@@ -88,29 +89,29 @@ describe.skipIf(!redisUp)('redis limiter: state in Redis', () => {
   it('sets an expiry on every key it writes: counted, refused and banned buckets alike', async () => {
     const { prefix, redis } = await openTestRedis();
     const clock = fakeClock();
-    const limiter = createRedisRateLimiter({ redis, prefix, ban: CONTRACT_BAN, clock });
-    await limiter.hit('key:counted', free);
-    await hitTimes(limiter, 'key:refused', free, 61);
-    await provokeBan(limiter, 'key:banned', free);
+    const limiter = createRedisRateLimiter({ redis, prefix, ban: TEST_BAN, clock });
+    await limiter.hit('key:counted', limits);
+    await hitTimes(limiter, 'key:refused', limits, limits.perMinute + 1);
+    await provokeBan(limiter, 'key:banned', limits, TEST_BAN);
     clock.advance(DAY);
-    await provokeBan(limiter, 'key:banned', free);
+    await provokeBan(limiter, 'key:banned', limits, TEST_BAN);
 
     const keys = await keysUnder(redis, prefix);
     expect(keys).toHaveLength(3);
     for (const key of keys) expect(await redis.pttl(key)).toBeGreaterThan(0);
   });
 
-  const ban = (overrides: Partial<BanPolicy>): BanPolicy => ({ ...CONTRACT_BAN, ...overrides });
+  const ban = (overrides: Partial<BanPolicy>): BanPolicy => ({ ...TEST_BAN, ...overrides });
   it.each([
     {
       scenario: 'a bucket with one request: its day window',
-      policy: CONTRACT_BAN,
-      act: (limiter: RateLimiter) => limiter.hit('key:1', free),
+      policy: TEST_BAN,
+      act: (limiter: RateLimiter) => limiter.hit('key:1', limits),
       keptMs: DAY,
     },
     {
       scenario: 'a minute window that ends after the day window: the minute window',
-      policy: CONTRACT_BAN,
+      policy: TEST_BAN,
       act: async (limiter: RateLimiter, clock: FakeClock) => {
         await hitTimes(limiter, 'key:1', { perMinute: 5, perDay: 8 }, 3);
         clock.set(T0 + DAY - 10 * SECOND);
@@ -121,13 +122,13 @@ describe.skipIf(!redisUp)('redis limiter: state in Redis', () => {
     {
       scenario: 'a ban that can lengthen the next one for three days: three days',
       policy: ban({ doublesWithinMs: 3 * DAY }),
-      act: (limiter: RateLimiter) => provokeBan(limiter, 'key:1', free),
+      act: (limiter: RateLimiter) => provokeBan(limiter, 'key:1', limits, TEST_BAN),
       keptMs: 3 * DAY,
     },
     {
       scenario: 'a ban of two days: two days',
       policy: ban({ firstBanMs: 2 * DAY }),
-      act: (limiter: RateLimiter) => provokeBan(limiter, 'key:1', free),
+      act: (limiter: RateLimiter) => provokeBan(limiter, 'key:1', limits, TEST_BAN),
       keptMs: 2 * DAY,
     },
   ])('keeps $scenario', async ({ policy, act, keptMs }) => {
@@ -207,33 +208,34 @@ describe.skipIf(!redisUp)('redis limiter: several instances on one Redis', () =>
     const { prefix, redis, connect } = await openTestRedis();
     const clock = fakeClock();
     const instanceOn = (connection: Redis) =>
-      createRedisRateLimiter({ redis: connection, prefix, ban: CONTRACT_BAN, clock });
+      createRedisRateLimiter({ redis: connection, prefix, ban: TEST_BAN, clock });
     return [instanceOn(redis), instanceOn(await connect()), instanceOn(await connect())];
   }
 
   it('of 200 hits sent at once through three instances on a fresh bucket, exactly the per-minute limit pass', async () => {
     const instances = await threeInstances();
+    const limits = { perMinute: 50, perDay: 1000 };
     // The 200 hits dealt to the instances in turn: 67, 67 and 66.
     const decisions = await Promise.all(
       instances.flatMap((instance, n) =>
-        Array.from({ length: Math.ceil((200 - n) / instances.length) }, () => instance.hit('key:1', free)),
+        Array.from({ length: Math.ceil((200 - n) / instances.length) }, () => instance.hit('key:1', limits)),
       ),
     );
 
     expect(decisions).toHaveLength(200);
     expect(countOutcomes(decisions)).toEqual({
-      allowed: 60,
-      rate_limited: 10,
-      key_banned: 130,
+      allowed: 50,
+      rate_limited: TEST_BAN.refusalsBeforeBan,
+      key_banned: 200 - 50 - TEST_BAN.refusalsBeforeBan,
     });
   });
 
   it('bans on every instance a bucket whose refusals one instance answered', async () => {
     const [first, ...others] = await threeInstances();
-    const banned = await provokeBan(first, 'key:1', free);
+    const banned = await provokeBan(first, 'key:1', limits, TEST_BAN);
 
-    expect(banned).toMatchObject({ outcome: 'key_banned', retryAfter: 15 * 60 });
-    for (const instance of others) expect(await instance.hit('key:1', free)).toEqual(banned);
+    expect(banned).toMatchObject({ outcome: 'key_banned', retryAfter: TEST_BAN.firstBanMs / SECOND });
+    for (const instance of others) expect(await instance.hit('key:1', limits)).toEqual(banned);
   });
 });
 
@@ -241,15 +243,15 @@ describe('redis limiter: when Redis fails', () => {
   it('rejects a hit with UnavailableError at once when Redis is down', async () => {
     const redis = connectRedis(NOWHERE);
     onTestFinished(() => redis.disconnect());
-    const limiter = createRedisRateLimiter({ redis, prefix: 'unused:', ban: CONTRACT_BAN, clock: fakeClock() });
+    const limiter = createRedisRateLimiter({ redis, prefix: 'unused:', ban: TEST_BAN, clock: fakeClock() });
 
-    const { result, ms } = await timed(limiter.hit('key:1', free));
+    const { result, ms } = await timed(limiter.hit('key:1', limits));
     expect(rejectionOf(result)).toBeInstanceOf(UnavailableError);
     expect(ms).toBeLessThan(FAST_MS);
   });
 
   it('rejects a ping with UnavailableError naming the cause when Redis is down', async () => {
-    const limiters = openRedisLimiters(NOWHERE, { ban: CONTRACT_BAN, clock: fakeClock(), prefix: 'unused:' });
+    const limiters = openRedisLimiters(NOWHERE, { ban: TEST_BAN, clock: fakeClock(), prefix: 'unused:' });
     onTestFinished(() => limiters.close());
 
     const { result, ms } = await timed(limiters.ping());
@@ -275,10 +277,10 @@ describe('redis limiter: when Redis fails', () => {
     'rejects a hit with UnavailableError within a second or so when Redis stops answering',
     async () => {
       const { proxy, limiter } = await limiterBehindProxy();
-      await limiter.hit('key:1', free);
+      await limiter.hit('key:1', limits);
 
       proxy.stall();
-      const { result, ms } = await timed(limiter.hit('key:1', free));
+      const { result, ms } = await timed(limiter.hit('key:1', limits));
       expect(rejectionOf(result)).toBeInstanceOf(UnavailableError);
       expect(ms).toBeLessThan(FAST_MS);
     },
@@ -288,19 +290,19 @@ describe('redis limiter: when Redis fails', () => {
     'fails fast while Redis is away and, on the same connection, counts on where it left off once it is back',
     async () => {
       const { proxy, limiter } = await limiterBehindProxy();
-      expect(await limiter.hit('key:1', free)).toMatchObject({ outcome: 'allowed', remaining: 59 });
+      expect(await limiter.hit('key:1', limits)).toMatchObject({ outcome: 'allowed', remaining: limits.perMinute - 1 });
 
       await proxy.refuse();
       for (const pauseMs of [0, 500]) {
         await sleep(pauseMs);
-        const { result, ms } = await timed(limiter.hit('key:1', free));
+        const { result, ms } = await timed(limiter.hit('key:1', limits));
         expect(rejectionOf(result)).toBeInstanceOf(UnavailableError);
         expect(ms).toBeLessThan(FAST_MS);
       }
 
       await proxy.forward();
-      const decision = await firstDecision(() => limiter.hit('key:1', free), 5_000);
-      expect(decision).toMatchObject({ outcome: 'allowed', remaining: 58 });
+      const decision = await firstDecision(() => limiter.hit('key:1', limits), 5_000);
+      expect(decision).toMatchObject({ outcome: 'allowed', remaining: limits.perMinute - 2 });
     },
     10_000,
   );
@@ -309,7 +311,7 @@ describe('redis limiter: when Redis fails', () => {
 describe.skipIf(!redisUp)('redis limiters of the service', () => {
   it('counts keys and addresses apart over one connection, under the prefix it is given', async () => {
     const prefix = redisTestPrefix();
-    const limiters = openRedisLimiters(REDIS_TEST_URL, { ban: CONTRACT_BAN, clock: fakeClock(), prefix });
+    const limiters = openRedisLimiters(REDIS_TEST_URL, { ban: TEST_BAN, clock: fakeClock(), prefix });
     onTestFinished(() => limiters.close());
     const bucket = 'bucket';
     const [keyBucket, addressBucket] = [`${prefix}rl:key:${bucket}`, `${prefix}rl:addr:${bucket}`];
@@ -319,8 +321,11 @@ describe.skipIf(!redisUp)('redis limiters of the service', () => {
     });
     await limiters.ping();
 
-    await hitTimes(limiters.keys, bucket, free, 3);
-    expect(await limiters.addresses.hit(bucket, free)).toMatchObject({ outcome: 'allowed', remaining: 59 });
+    await hitTimes(limiters.keys, bucket, limits, 3);
+    expect(await limiters.addresses.hit(bucket, limits)).toMatchObject({
+      outcome: 'allowed',
+      remaining: limits.perMinute - 1,
+    });
     expect(await redis.hget(keyBucket, 'minuteCount')).toBe('3');
     expect(await redis.hget(addressBucket, 'minuteCount')).toBe('1');
   });

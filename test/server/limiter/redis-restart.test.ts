@@ -11,10 +11,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { UnavailableError } from '../../../core/errors.ts';
 import type { RateDecision } from '../../../core/limiter/rate-limiter.ts';
 import { connectRedis, createRedisRateLimiter } from '../../../server/limiter/redis-rate-limiter.ts';
-import { CONTRACT_BAN, fakeClock, planLimits, provokeBan } from '../../support/limiter-fixtures.ts';
+import { fakeClock, provokeBan, SMALL_LIMITS, TEST_BAN } from '../../support/limiter-fixtures.ts';
 
 const installed = !spawnSync('redis-server', ['--version']).error;
-const free = planLimits('free');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -95,14 +94,14 @@ describe.skipIf(!installed)('redis limiter: a restart of Redis', () => {
     const limiter = createRedisRateLimiter({
       redis: connection,
       prefix: 'test:',
-      ban: CONTRACT_BAN,
+      ban: TEST_BAN,
       clock: fakeClock(),
     });
-    expect(await provokeBan(limiter, 'key:1', free)).toMatchObject({ outcome: 'key_banned' });
+    expect(await provokeBan(limiter, 'key:1', SMALL_LIMITS, TEST_BAN)).toMatchObject({ outcome: 'key_banned' });
 
     await redis.stop();
     await redis.start();
 
-    expect(await decisionAfterRestart(() => limiter.hit('key:1', free))).toMatchObject({ outcome });
+    expect(await decisionAfterRestart(() => limiter.hit('key:1', SMALL_LIMITS))).toMatchObject({ outcome });
   });
 });

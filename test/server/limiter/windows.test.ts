@@ -1,22 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { WindowLimits } from '../../../core/limiter/rate-limiter.ts';
+import { FIXED_PLANS, planLimits } from '../../support/contract-rate-limits.ts';
 import {
   countOutcomes,
   DAY,
   fakeClock,
   hitTimes,
   MINUTE,
-  planLimits,
+  provokeBan,
   SECOND,
+  SMALL_LIMITS,
   T0,
+  TEST_BAN,
   unixSecondsUp,
 } from '../../support/limiter-fixtures.ts';
 import { LIMITER_KINDS } from '../../support/limiter-kinds.ts';
 
+/** Every plan of the contract with fixed limits, as it states them, and limits of a key's own. */
 const PLANS: Array<[string, WindowLimits]> = [
-  ['free', planLimits('free')],
-  ['pro', planLimits('pro')],
-  ['business', planLimits('business')],
+  ...FIXED_PLANS.map((plan): [string, WindowLimits] => [plan, planLimits(plan)]),
   ['enterprise (custom 5/8)', { perMinute: 5, perDay: 8 }],
 ];
 
@@ -24,7 +26,7 @@ for (const kind of LIMITER_KINDS) {
   describe.skipIf(kind.unavailable)(`${kind.name} limiter`, { timeout: kind.timeoutMs }, () => {
     async function setUp() {
       const clock = fakeClock();
-      return { clock, limiter: await kind.create(clock) };
+      return { clock, limiter: await kind.create(clock, TEST_BAN) };
     }
 
     describe('rate limiter: per-minute window', () => {
@@ -83,12 +85,12 @@ for (const kind of LIMITER_KINDS) {
         'Retry-After %i ms into an exhausted minute window is %i s (rounded up, at least 1)',
         async (elapsed, retryAfter) => {
           const { clock, limiter } = await setUp();
-          await hitTimes(limiter, 'key:1', planLimits('free'), 60);
+          await hitTimes(limiter, 'key:1', SMALL_LIMITS, SMALL_LIMITS.perMinute);
           clock.advance(elapsed);
 
-          expect(await limiter.hit('key:1', planLimits('free'))).toEqual({
+          expect(await limiter.hit('key:1', SMALL_LIMITS)).toEqual({
             outcome: 'rate_limited',
-            limit: 60,
+            limit: SMALL_LIMITS.perMinute,
             remaining: 0,
             reset: unixSecondsUp(T0 + MINUTE),
             retryAfter,
@@ -104,7 +106,7 @@ for (const kind of LIMITER_KINDS) {
           const { clock, limiter } = await setUp();
           for (let sent = 0; sent < limits.perDay; clock.advance(MINUTE)) {
             const batch = Math.min(limits.perMinute, limits.perDay - sent);
-            // A minute's requests at once: a day of the business plan is 100,000 of them.
+            // A minute's requests at once: a day of the business plan is a great many of them.
             const decisions = await Promise.all(Array.from({ length: batch }, () => limiter.hit('key:1', limits)));
             expect(countOutcomes(decisions).allowed).toBe(batch);
             sent += batch;
@@ -130,16 +132,17 @@ for (const kind of LIMITER_KINDS) {
 
       it('is the window the headers describe once it has fewer requests left than the minute window', async () => {
         const { clock, limiter } = await setUp();
-        for (let minute = 0; minute < 16; minute += 1) {
-          await hitTimes(limiter, 'key:1', planLimits('free'), 60);
+        const limits = { perMinute: 3, perDay: 11 };
+        for (let minute = 0; minute < 3; minute += 1) {
+          await hitTimes(limiter, 'key:1', limits, 3);
           clock.advance(MINUTE);
         }
 
-        // 960 used: the minute window has 59 left after this request, the day window 39.
-        expect(await limiter.hit('key:1', planLimits('free'))).toEqual({
+        // 9 used: the minute window has 2 left after this request, the day window 1.
+        expect(await limiter.hit('key:1', limits)).toEqual({
           outcome: 'allowed',
-          limit: 1000,
-          remaining: 39,
+          limit: 11,
+          remaining: 1,
           reset: unixSecondsUp(T0 + DAY),
         });
       });
@@ -207,7 +210,8 @@ for (const kind of LIMITER_KINDS) {
       it('counts a refused request against neither window', async () => {
         const { clock, limiter } = await setUp();
         const limits = { perMinute: 5, perDay: 12 };
-        await hitTimes(limiter, 'key:1', limits, 5 + 10);
+        // The minute used up, then as many refusals as the ban tolerates.
+        await hitTimes(limiter, 'key:1', limits, 5 + TEST_BAN.refusalsBeforeBan);
         clock.advance(MINUTE);
 
         expect(countOutcomes(await hitTimes(limiter, 'key:1', limits, 6))).toEqual({
@@ -226,32 +230,33 @@ for (const kind of LIMITER_KINDS) {
 
       it('keeps every bucket apart', async () => {
         const { limiter } = await setUp();
-        await hitTimes(limiter, 'key:1', planLimits('free'), 71);
-        expect(await limiter.hit('key:1', planLimits('free'))).toMatchObject({ outcome: 'key_banned' });
+        await provokeBan(limiter, 'key:1', SMALL_LIMITS, TEST_BAN);
+        expect(await limiter.hit('key:1', SMALL_LIMITS)).toMatchObject({ outcome: 'key_banned' });
 
         for (const bucket of ['key:2', 'addr:1.2.3.4']) {
-          expect(await limiter.hit(bucket, planLimits('free'))).toEqual({
+          expect(await limiter.hit(bucket, SMALL_LIMITS)).toEqual({
             outcome: 'allowed',
-            limit: 60,
-            remaining: 59,
+            limit: SMALL_LIMITS.perMinute,
+            remaining: SMALL_LIMITS.perMinute - 1,
             reset: unixSecondsUp(T0 + MINUTE),
           });
         }
       });
 
       it.each([
-        { plan: 'free', limits: planLimits('free'), sent: 200 },
-        { plan: 'pro', limits: planLimits('pro'), sent: 400 },
+        { perMinute: 3, sent: 50 },
+        { perMinute: 150, sent: 400 },
       ])(
-        '$plan: of $sent hits sent at once on a fresh bucket, exactly the per-minute limit pass',
-        async ({ limits, sent }) => {
+        '$perMinute a minute: of $sent hits sent at once on a fresh bucket, exactly the per-minute limit pass',
+        async ({ perMinute, sent }) => {
           const { limiter } = await setUp();
+          const limits = { perMinute, perDay: 1000 };
           const decisions = await Promise.all(Array.from({ length: sent }, () => limiter.hit('key:1', limits)));
 
           expect(countOutcomes(decisions)).toEqual({
-            allowed: limits.perMinute,
-            rate_limited: 10,
-            key_banned: sent - limits.perMinute - 10,
+            allowed: perMinute,
+            rate_limited: TEST_BAN.refusalsBeforeBan,
+            key_banned: sent - perMinute - TEST_BAN.refusalsBeforeBan,
           });
         },
       );
