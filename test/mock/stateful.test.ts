@@ -7,6 +7,7 @@ import type { Pet } from '../../generated/openapi.ts';
 import { readMockConfig } from '../../mock/node/config.ts';
 import { type RunningStatefulMock, STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/node/stateful-server.ts';
 import { collect } from '../support/collect.ts';
+import { planLimits } from '../support/contract-rate-limits.ts';
 import { exampleValue, expectContractError, RATE_LIMIT_HEADERS, seededPets } from '../support/mock.ts';
 import { converse, requestHead } from '../support/raw-http.ts';
 
@@ -55,7 +56,7 @@ describe('startStatefulMock', () => {
       );
     });
 
-    it('is not rate limited by default: more than 60 requests in a minute all answer 200, with the headers', async () => {
+    it('is not rate limited by default: 75 requests in a minute all answer 200, with the headers counting down', async () => {
       expect((await reset()).status).toBe(204);
       const sent = 75;
       const answers: Response[] = [];
@@ -319,7 +320,7 @@ describe("startStatefulMock with { plan: 'free' }", () => {
   it('counts every request against the free plan and answers 429 rate_limited once the minute is used up', async () => {
     const first = await request('/v1/pets');
     const limit = Number(first.headers.get('X-RateLimit-Limit'));
-    expect(limit).toBe(60);
+    expect(limit).toBe(planLimits('free').perMinute);
     expect(first.headers.get('X-RateLimit-Remaining')).toBe(String(limit - 1));
 
     const statuses: number[] = [first.status];

@@ -16,5 +16,11 @@ export function planLimits(plan: string): WindowLimits {
 /** The plans whose limits the contract fixes, in its order (those whose keys carry their own left out). */
 export const FIXED_PLANS = Object.keys(rules.plans).filter((plan) => rules.plans[plan] !== 'per-key') as Plan[];
 
+/** The plan whose limits apply, per client address, to requests without a valid key (`withoutKey`). */
+export const WITHOUT_KEY_PLAN = rules.withoutKey;
+
+/** The limits of requests without a valid key, counted per client address. */
+export const WITHOUT_KEY_LIMITS = planLimits(rules.withoutKey);
+
 /** The contract's ban rules, in its own units (seconds). */
 export const CONTRACT_BAN_RULES: BanRules = rules.ban;

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { loadContract } from '../../contract/bundled.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import type { ErrorBody } from '../../core/errors.ts';
+import type { NewApiKey } from '../../core/keys/key-store.ts';
 import type { Pet, PetStatus } from '../../generated/openapi.ts';
 import { defined } from './defined.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
@@ -102,10 +103,16 @@ export function cyclingStatuses(count: number): PetStatus[] {
 }
 
 /**
- * Sends requests until the caller's per-minute window is used up; the next request is refused.
- * The default free plan allows 60 a minute.
+ * A key with small limits of its own (an enterprise key's), for a test that needs a used-up window
+ * and none of a plan's numbers: a few requests use its minute up.
  */
-export async function useUpMinuteWindow(t: TestApp, path = '/v1/pets', perMinute = 60): Promise<void> {
+export const SMALL_WINDOW_KEY = { plan: 'enterprise', perMinute: 3, perDay: 100 } as const satisfies NewApiKey;
+
+/**
+ * Sends the `perMinute` requests of the caller's per-minute window, each answered but not
+ * refused; the next request is refused.
+ */
+export async function useUpMinuteWindow(t: TestApp, perMinute: number, path = '/v1/pets'): Promise<void> {
   for (let sent = 0; sent < perMinute; sent++) {
     const response = await t.request(path);
     expect(response.status).not.toBe(429);

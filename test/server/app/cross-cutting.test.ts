@@ -7,6 +7,7 @@ import { UnavailableError } from '../../../core/errors.ts';
 import { notImplemented } from '../../../core/http-types.ts';
 import { createLogger } from '../../../core/logger.ts';
 import type { Pet } from '../../../generated/openapi.ts';
+import { CONTRACT_BAN_RULES, WITHOUT_KEY_LIMITS, WITHOUT_KEY_PLAN } from '../../support/contract-rate-limits.ts';
 import { defined } from '../../support/defined.ts';
 import {
   addPets,
@@ -18,6 +19,7 @@ import {
   postRaw,
   RATE_LIMIT_HEADERS,
   type Send,
+  SMALL_WINDOW_KEY,
   SUNSET,
   useUpMinuteWindow,
   withApp,
@@ -234,11 +236,12 @@ describe('errors', () => {
 
     await withApp(
       async (app) => {
-        await useUpMinuteWindow(app);
-        for (let refused = 1; refused <= 11; refused++)
+        await useUpMinuteWindow(app, SMALL_WINDOW_KEY.perMinute);
+        // The refusals the contract's ban tolerates, then the one that starts a ban.
+        for (let refused = 1; refused <= CONTRACT_BAN_RULES.afterRefusals + 1; refused++)
           await check(`refused request ${refused}`, await app.request('/v1/pets'));
       },
-      { key: { plan: 'free' } },
+      { key: SMALL_WINDOW_KEY },
     );
 
     const expected = DOCUMENTED_ERROR_CODES.filter((code) => !LIMITER_CODES.includes(code));
@@ -315,16 +318,23 @@ describe('authentication', () => {
     await expectError(response, 401, 'unauthorized');
   });
 
-  it("counts requests without a valid key against the caller's address on the free plan", async () => {
+  it(`counts requests without a valid key against the caller's address on the ${WITHOUT_KEY_PLAN} plan`, async () => {
+    const { perMinute } = WITHOUT_KEY_LIMITS;
     await withApp(async (app) => {
       const first = await app.app.request('/v1/pets');
       const second = await app.request('/v1/pets', { headers: { Authorization: 'Bearer ask_unknown' } });
       expect([first.status, second.status]).toEqual([401, 401]);
-      expect([first, second].map((response) => response.headers.get('X-RateLimit-Limit'))).toEqual(['60', '60']);
-      expect([first, second].map((response) => response.headers.get('X-RateLimit-Remaining'))).toEqual(['59', '58']);
+      expect([first, second].map((response) => response.headers.get('X-RateLimit-Limit'))).toEqual([
+        String(perMinute),
+        String(perMinute),
+      ]);
+      expect([first, second].map((response) => response.headers.get('X-RateLimit-Remaining'))).toEqual([
+        String(perMinute - 1),
+        String(perMinute - 2),
+      ]);
 
       app.setClientAddress('198.51.100.7');
-      expect((await app.app.request('/v1/pets')).headers.get('X-RateLimit-Remaining')).toBe('59');
+      expect((await app.app.request('/v1/pets')).headers.get('X-RateLimit-Remaining')).toBe(String(perMinute - 1));
     });
   });
 });
@@ -559,10 +569,10 @@ describe('rate-limit headers', () => {
     [
       429,
       async (app) => {
-        await useUpMinuteWindow(app);
+        await useUpMinuteWindow(app, SMALL_WINDOW_KEY.perMinute);
         return app.request('/v1/pets');
       },
-      { key: { plan: 'free' } },
+      { key: SMALL_WINDOW_KEY },
     ],
     [
       500,

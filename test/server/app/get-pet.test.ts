@@ -7,6 +7,7 @@ import {
   expectError,
   expectJsonContentType,
   type Send,
+  SMALL_WINDOW_KEY,
   SUNSET,
   useUpMinuteWindow,
   withApp,
@@ -96,12 +97,12 @@ describe('GET /pets/{petId}', () => {
     it('sends Deprecation, Sunset and the successor Link on a 429 response', async () => {
       await withApp(
         async (app) => {
-          await useUpMinuteWindow(app, '/v1/pets/1');
+          await useUpMinuteWindow(app, SMALL_WINDOW_KEY.perMinute, '/v1/pets/1');
           const response = await app.request('/v1/pets/1');
           expect(response.status).toBe(429);
           expectDeprecationHeaders(response);
         },
-        { key: { plan: 'free' } },
+        { key: SMALL_WINDOW_KEY },
       );
     });
 

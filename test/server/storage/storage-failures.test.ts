@@ -12,6 +12,7 @@ import { type Database, openDatabase } from '../../../server/storage/sqlite/data
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { sqliteStorage } from '../../../server/storage/sqlite/storage.ts';
 import { getOrCreateSecret } from '../../../server/storage/sqlite/stored-secret.ts';
+import { CONTRACT_BAN_RULES, WITHOUT_KEY_LIMITS } from '../../support/contract-rate-limits.ts';
 import { defined } from '../../support/defined.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
 
@@ -314,14 +315,15 @@ describe('storage failures injected into a database', () => {
     const service = await serviceWhoseKeyLookupFails(
       new UnavailableError('storage', 'the database file cannot be opened (SQLITE_CANTOPEN)'),
     );
+    const { perMinute } = WITHOUT_KEY_LIMITS;
     // More than the key-less plan allows in a minute, and than the ban tolerates once limited.
-    for (let request = 0; request < 80; request++) {
+    for (let request = 0; request < perMinute + CONTRACT_BAN_RULES.afterRefusals + 10; request++) {
       const response = await service.withKey();
       await expectServiceUnavailable(response);
-      expect(response.headers.get('X-RateLimit-Limit')).toBe('60');
+      expect(response.headers.get('X-RateLimit-Limit')).toBe(String(perMinute));
       expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
     }
-    expect((await service.withoutKey()).headers.get('X-RateLimit-Remaining')).toBe('59');
+    expect((await service.withoutKey()).headers.get('X-RateLimit-Remaining')).toBe(String(perMinute - 1));
   });
 
   it('answers 500 when a key lookup fails unexpectedly, counting it against nothing', async () => {
@@ -329,6 +331,8 @@ describe('storage failures injected into a database', () => {
     const response = await service.withKey();
     expect(response.status).toBe(500);
     expect(((await response.json()) as { code: string }).code).toBe('internal_error');
-    expect((await service.withoutKey()).headers.get('X-RateLimit-Remaining')).toBe('59');
+    expect((await service.withoutKey()).headers.get('X-RateLimit-Remaining')).toBe(
+      String(WITHOUT_KEY_LIMITS.perMinute - 1),
+    );
   });
 });

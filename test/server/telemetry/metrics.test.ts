@@ -8,6 +8,7 @@ import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { sqliteStorage } from '../../../server/storage/sqlite/storage.ts';
 import { createMetrics, type Metrics } from '../../../server/telemetry/metrics.ts';
 import { openTelemetry } from '../../../server/telemetry/telemetry.ts';
+import { SMALL_WINDOW_KEY } from '../../support/http.ts';
 import { type Exposition, parseExposition } from '../../support/metrics.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
@@ -65,10 +66,11 @@ describe('http_server_request_duration_seconds', () => {
 describe('animal_store_* metrics', () => {
   it('counts 429 refusals by code, and each refusal once among the requests', async () => {
     const telemetry = await openTelemetry({ metrics: { host: '127.0.0.1', port: 0 }, tracing: undefined }, '1.0.0');
-    const app = await createTestApp({ telemetry, key: { plan: 'free' } });
+    const app = await createTestApp({ telemetry, key: SMALL_WINDOW_KEY });
     try {
       const statuses: number[] = [];
-      for (let sent = 0; sent < 61; sent += 1) statuses.push((await app.request('/v1/pets?limit=1')).status);
+      for (let sent = 0; sent < SMALL_WINDOW_KEY.perMinute + 1; sent += 1)
+        statuses.push((await app.request('/v1/pets?limit=1')).status);
       const exposition = await scrape(telemetry.metrics as Metrics);
       const refused = statuses.filter((status) => status === 429).length;
       expect(refused).toBe(1);
@@ -76,7 +78,7 @@ describe('animal_store_* metrics', () => {
       expect(exposition.value('animal_store_rate_limit_refusals_total', { code: 'key_banned' })).toBe(0);
       const labels = { method: 'GET', route: '/pets', operation: 'listPets' };
       expect(exposition.histogram(DURATION, { ...labels, status: '429' }).count).toBe(refused);
-      expect(exposition.histogram(DURATION, { ...labels, status: '200' }).count).toBe(60);
+      expect(exposition.histogram(DURATION, { ...labels, status: '200' }).count).toBe(SMALL_WINDOW_KEY.perMinute);
     } finally {
       await app.close();
     }
