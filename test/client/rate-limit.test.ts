@@ -1,10 +1,14 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { rateLimit } from '../../client/index.ts';
 import { clientOfTestApp } from '../support/client.ts';
+import { SMALL_WINDOW_KEY } from '../support/http.ts';
 
-async function freePlanClient() {
+const { perMinute } = SMALL_WINDOW_KEY;
+
+/** A client of the real server with a key of small limits of its own. */
+async function limitedClient() {
   // One attempt, so a 429 comes back as it is instead of being waited out.
-  const t = await clientOfTestApp({ key: { plan: 'free' } }, { retry: { attempts: 1 } });
+  const t = await clientOfTestApp({ key: SMALL_WINDOW_KEY }, { retry: { attempts: 1 } });
   onTestFinished(() => {
     t.app.close();
   });
@@ -12,38 +16,38 @@ async function freePlanClient() {
 }
 
 describe('rateLimit against the real server', () => {
-  it("reads the free plan's minute window from the first response", async () => {
-    const { app, client } = await freePlanClient();
+  it("reads the key's minute window from the first response", async () => {
+    const { app, client } = await limitedClient();
     const windowEnd = Math.ceil(app.clock.now() / 1000) + 60;
 
     const { response } = await client.GET('/pets');
 
     expect(client.rateLimit(response)).toEqual({
-      limit: 60,
-      remaining: 59,
+      limit: perMinute,
+      remaining: perMinute - 1,
       reset: windowEnd,
       resetAt: new Date(windowEnd * 1000),
     });
   });
 
   it('counts down with each request, error responses included', async () => {
-    const { client } = await freePlanClient();
+    const { client } = await limitedClient();
 
     await client.GET('/pets');
     await client.GET('/pets/{petId}', { params: { path: { petId: 404 } } });
     const { response } = await client.GET('/pets', { params: { query: { limit: 3 } } });
 
-    expect(client.rateLimit(response)?.remaining).toBe(57);
+    expect(client.rateLimit(response)?.remaining).toBe(perMinute - 3);
   });
 
   it('reports 0 remaining on the 429 of a used-up window', async () => {
-    const { app, client } = await freePlanClient();
-    for (let request = 0; request < 60; request++) await app.request('/v1/pets');
+    const { app, client } = await limitedClient();
+    for (let request = 0; request < perMinute; request++) await app.request('/v1/pets');
 
     const { response } = await client.GET('/pets');
 
     expect(response.status).toBe(429);
-    expect(client.rateLimit(response)).toMatchObject({ limit: 60, remaining: 0 });
+    expect(client.rateLimit(response)).toMatchObject({ limit: perMinute, remaining: 0 });
   });
 });
 

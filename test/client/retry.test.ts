@@ -10,7 +10,9 @@ import {
   scriptedFetch,
   tooManyRequests,
 } from '../support/client.ts';
+import { CONTRACT_BAN_RULES } from '../support/contract-rate-limits.ts';
 import { defined } from '../support/defined.ts';
+import { SMALL_WINDOW_KEY } from '../support/http.ts';
 import { createTestApp } from '../support/test-app.ts';
 
 function scriptedClient(script: Array<Response | Error>, retry: Omit<RetryOptions, 'sleep'> = {}) {
@@ -417,10 +419,10 @@ describe('createAnimalStoreClient: the default wait', () => {
 });
 
 describe('createAnimalStoreClient: retrying against the real server', () => {
-  it('gets the 200 after waiting out the Retry-After of a used-up free-plan window', async () => {
+  it('gets the 200 after waiting out the Retry-After of a used-up minute window', async () => {
     const waits: number[] = [];
     const { app, client, sent } = await clientOfTestApp(
-      { key: { plan: 'free' } },
+      { key: SMALL_WINDOW_KEY },
       {
         retry: {
           sleep: async (ms) => {
@@ -433,7 +435,8 @@ describe('createAnimalStoreClient: retrying against the real server', () => {
     onTestFinished(() => {
       app.close();
     });
-    for (let request = 0; request < 60; request++) expect((await app.request('/v1/pets')).status).toBe(200);
+    for (let request = 0; request < SMALL_WINDOW_KEY.perMinute; request++)
+      expect((await app.request('/v1/pets')).status).toBe(200);
 
     const { response } = await client.GET('/pets');
 
@@ -444,17 +447,19 @@ describe('createAnimalStoreClient: retrying against the real server', () => {
 
   it('returns key_banned at once for a banned key', async () => {
     const { waits, sleep } = recordingSleep();
-    // A budget longer than the 15-minute ban, so only the ban itself can stop the retry.
+    const { afterRefusals, firstBanSeconds } = CONTRACT_BAN_RULES;
+    // A budget longer than the ban, so only the ban itself can stop the retry.
     const { app, client, sent } = await clientOfTestApp(
-      { key: { plan: 'free' } },
-      { retry: { sleep, maxTotalWaitMs: 3_600_000 } },
+      { key: SMALL_WINDOW_KEY },
+      { retry: { sleep, maxTotalWaitMs: 2 * firstBanSeconds * 1000 } },
     );
     onTestFinished(() => {
       app.close();
     });
-    for (let request = 0; request < 60; request++) await app.request('/v1/pets');
-    // Ten refused requests are tolerated; the eleventh starts the ban.
-    for (let request = 0; request < 11; request++) expect((await app.request('/v1/pets')).status).toBe(429);
+    for (let request = 0; request < SMALL_WINDOW_KEY.perMinute; request++) await app.request('/v1/pets');
+    // The contract's ban tolerates `afterRefusals` refused requests; the next one starts the ban.
+    for (let request = 0; request < afterRefusals + 1; request++)
+      expect((await app.request('/v1/pets')).status).toBe(429);
 
     const { error, response } = await client.GET('/pets');
 
