@@ -3,7 +3,13 @@
 // never writes them down, so that a plan or the ban changed in openapi/ alone breaks no test.
 // A test of how windows and bans work brings limits and ban rules of its own instead.
 import { loadContract } from '../../contract/bundled.ts';
-import { type BanRules, fixedLimits, rateLimitRules, type WindowLimits } from '../../contract/rate-limit-rules.ts';
+import {
+  type BanRules,
+  fixedLimits,
+  type RateLimitRules,
+  rateLimitRules,
+  type WindowLimits,
+} from '../../contract/rate-limit-rules.ts';
 import type { Plan } from '../../core/keys/plans.ts';
 
 const rules = rateLimitRules(loadContract().document);
@@ -12,6 +18,9 @@ const rules = rateLimitRules(loadContract().document);
 export function planLimits(plan: string): WindowLimits {
   return fixedLimits(rules, plan);
 }
+
+/** Every plan of the contract, in its order, with its limits or `per-key`. */
+export const CONTRACT_PLANS: RateLimitRules['plans'] = rules.plans;
 
 /** The plans whose limits the contract fixes, in its order (those whose keys carry their own left out). */
 export const FIXED_PLANS = Object.keys(rules.plans).filter((plan) => rules.plans[plan] !== 'per-key') as Plan[];

@@ -26,6 +26,7 @@ import {
   resolve,
   responses,
 } from '../../support/contract-document.ts';
+import { CONTRACT_PLANS } from '../../support/contract-rate-limits.ts';
 import { defined } from '../../support/defined.ts';
 import { escapeRegExp } from '../../support/text.ts';
 
@@ -247,12 +248,14 @@ describe.skipIf(!withChromium)(
       await expect
         .poll(() => visible(page.getByRole('row', { name: 'Plan Requests per minute Requests per day' })))
         .toBe(true);
-      for (const row of [
-        'free 60 1,000',
-        'pro 300 10,000',
-        'business 1,000 100,000',
-        'enterprise set per key set per key',
-      ]) {
+      // Each plan of the contract, its limits written as the table writes them: `1,000`.
+      const count = (value: number) => value.toLocaleString('en-US');
+      const rows = Object.entries(CONTRACT_PLANS).map(([plan, limits]) =>
+        limits === 'per-key'
+          ? `${plan} set per key set per key`
+          : `${plan} ${count(limits.perMinute)} ${count(limits.perDay)}`,
+      );
+      for (const row of rows) {
         await expect
           .poll(() => visible(page.getByRole('row', { name: row, exact: true })), { message: row })
           .toBe(true);

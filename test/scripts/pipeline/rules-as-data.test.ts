@@ -13,16 +13,25 @@ import { createWorkspace, repoRoot, type Workspace } from '../../support/workspa
 /** A per-minute limit no plan has, so it can only have come from the edit. */
 const EDITED_PER_MINUTE = 7;
 
+/** A number as the rate-limit table writes it: `1,000`. */
+const count = (value: number) => value.toLocaleString('en-US');
+
 describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () => {
   let workspace: Workspace;
   let service: Service;
+  /** The free plan's limits as the copied contract stated them before the edit. */
+  let before: { perMinute: number; perDay: number };
+  /** The free plan's row of the rate-limit table with `perMinute`; its day limit is not edited. */
+  const freeRow = (perMinute: number) => `| free | ${count(perMinute)} | ${count(before.perDay)} |`;
 
   beforeAll(async () => {
     workspace = await createWorkspace();
     await workspace.write('README.md', await readFile(path.join(repoRoot, 'README.md'), 'utf8'));
     await workspace.editYaml('openapi/components/securitySchemes/bearerAuth.yaml', (scheme) => {
+      before = { ...scheme['x-rate-limits'].plans.free };
       scheme['x-rate-limits'].plans.free.perMinute = EDITED_PER_MINUTE;
     });
+    expect(before.perMinute, 'the edit changes the limit').not.toBe(EDITED_PER_MINUTE);
     const generated = await workspace.generate();
     expect(generated.code, generated.stderr).toBe(0);
     service = await openService({
@@ -37,8 +46,6 @@ describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () =>
     service.close();
     await workspace.dispose();
   });
-
-  const editedRow = `| free | ${EDITED_PER_MINUTE} | 1,000 |`;
 
   it('is what the server enforces and states in its headers, for keys of the plan', async () => {
     const { secret } = await service.storage.keys.create({ plan: 'free' });
@@ -60,18 +67,18 @@ describe('a plan limit edited in the contract alone', { timeout: 60_000 }, () =>
 
   it('is what the published contract and its docs show', async () => {
     const bundle = JSON.parse(await workspace.read('generated/openapi.json')) as { info: { description: string } };
-    expect(bundle.info.description).toContain(editedRow);
+    expect(bundle.info.description).toContain(freeRow(EDITED_PER_MINUTE));
     expect(bundle.info.description).not.toContain('<!-- x-rate-limits -->');
   });
 
   it('is what the README table says after npm run generate, and --check holds it current', async () => {
-    expect(await workspace.read('README.md')).toContain(editedRow);
+    expect(await workspace.read('README.md')).toContain(freeRow(EDITED_PER_MINUTE));
     expect((await workspace.generate('--check')).code).toBe(0);
   });
 
   it('makes a README that still shows the old table fail the check', async () => {
     const current = await workspace.read('README.md');
-    await workspace.write('README.md', current.replace(editedRow, '| free | 60 | 1,000 |'));
+    await workspace.write('README.md', current.replace(freeRow(EDITED_PER_MINUTE), freeRow(before.perMinute)));
     const check = await workspace.generate('--check');
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("README.md's rate-limit table does not match the contract");

@@ -12,10 +12,17 @@ import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { runKeysCommand, USAGE } from '../../../server/tools/keys.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
+import { planLimits } from '../../support/contract-rate-limits.ts';
 import { defined } from '../../support/defined.ts';
 import { useTempDirs } from '../../support/temp-dir.ts';
 
 const tempDir = useTempDirs();
+
+/** A plan's limits as the table shows them, from the contract. */
+function limitsColumn(plan: string): string {
+  const { perMinute, perDay } = planLimits(plan);
+  return `${perMinute}/min, ${perDay}/day`;
+}
 const clock: Clock = { now: () => Date.parse('2026-11-21T09:30:00.000Z') };
 
 function run(argv: string[], databasePath = join(tempDir(), 'keys.db')) {
@@ -88,7 +95,7 @@ describe('keys list', () => {
       '1',
       'mobile app',
       'free',
-      '60/min, 1000/day',
+      limitsColumn('free'),
       '2026-11-21T09:30Z',
       '-',
       '2026-11-21T09:30Z',
@@ -337,7 +344,7 @@ describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_UR
     const listed = await runOn(['list'], env);
     expect(listed.lines.map((line) => line.split(/\s{2,}/))).toEqual([
       ['ID', 'LABEL', 'PLAN', 'LIMITS', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'],
-      ['1', 'billing service', 'pro', '300/min, 10000/day', '2026-11-21T09:30Z', '-', '-', '-'],
+      ['1', 'billing service', 'pro', limitsColumn('pro'), '2026-11-21T09:30Z', '-', '-', '-'],
     ]);
 
     expect(await runOn(['revoke', '1'], env)).toMatchObject({
