@@ -9,7 +9,7 @@ import { type RequestValidator, requestValidator } from '../contract/request-val
 import { answerErrors } from './answer-errors.ts';
 import type { Clock } from './clock.ts';
 import type { RouteHandler } from './collections/handlers.ts';
-import { ApiError, PreconditionError, validationFailed } from './errors.ts';
+import { errors, PreconditionError } from './errors.ts';
 import { type AppContext, type AppEnv, type NotImplemented, notImplemented } from './http-types.ts';
 import { idempotencyKeys, type Sha256 } from './idempotency/keys.ts';
 import type { IdempotencyStore } from './idempotency/store.ts';
@@ -196,11 +196,7 @@ function operationHandlers(
     const handler = handlers[operation.operationId];
     if (typeof handler === 'function') return handler;
     return async () => {
-      throw new ApiError(
-        501,
-        'not_implemented',
-        `${operation.method} ${operation.servedPath} (${operation.operationId}) is declared by the contract but not implemented by this server yet.`,
-      );
+      throw errors.notImplemented(`${operation.method} ${operation.servedPath} (${operation.operationId})`);
     };
   };
 }
@@ -234,7 +230,7 @@ function validate(operation: ContractOperation, validator: RequestValidator): Mi
       body,
       mediaType: mediaTypeOf(c.req.header('Content-Type')),
     });
-    if (!validation.valid) throw validationFailed(validation.problems);
+    if (!validation.valid) throw errors.invalidRequest(validation.problems);
     c.set('input', validation.input);
     return next();
   };

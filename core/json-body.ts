@@ -1,4 +1,4 @@
-import { ApiError } from './errors.ts';
+import { errors } from './errors.ts';
 import type { AppContext } from './http-types.ts';
 
 // Fatal: a byte sequence that is not UTF-8 is refused instead of becoming U+FFFD.
@@ -10,25 +10,21 @@ function parseJsonBody(bytes: Uint8Array): unknown {
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw new ApiError(400, 'malformed_json', 'The request body is not valid UTF-8; send the JSON encoded as UTF-8.');
+    throw errors.bodyNotUtf8();
   }
-  if (text.trim() === '') throw new ApiError(400, 'malformed_json', 'The request body is empty; send a JSON object.');
+  if (text.trim() === '') throw errors.bodyEmpty();
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new ApiError(400, 'malformed_json', `The request body is not valid JSON: ${(error as Error).message}.`);
+  } catch {
+    throw errors.bodyNotJson();
   }
   const duplicate = duplicateKey(text);
   if (duplicate !== undefined) {
     // JSON.parse keeps the last; a proxy or firewall in front may keep the first, and would have
     // checked another request than the one carried out.
     const key = JSON.stringify(duplicate).slice(1, -1).slice(0, 100);
-    throw new ApiError(
-      400,
-      'malformed_json',
-      `The request body has the key \`${key}\` twice in one object (escapes decoded); send each key once.`,
-    );
+    throw errors.bodyKeyTwice(key);
   }
   return value;
 }

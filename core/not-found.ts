@@ -1,6 +1,8 @@
 import type { NotFoundHandler } from 'hono';
-import { errorBody } from './errors.ts';
+import { errors } from './errors.ts';
 import type { AppEnv } from './http-types.ts';
 
-export const answerNotFound: NotFoundHandler<AppEnv> = (c) =>
-  c.json(errorBody(404, 'not_found', `There is no resource at ${c.req.path}.`), 404);
+export const answerNotFound: NotFoundHandler<AppEnv> = (c) => {
+  const { body, status } = errors.pathNotFound(c.req.path);
+  return c.json(body, status);
+};

@@ -10,7 +10,7 @@ import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { requestValidator } from '../../contract/request-validator.ts';
 import { systemClock } from '../../core/clock.ts';
 import { collectionHandler } from '../../core/collections/handlers.ts';
-import { validationFailed } from '../../core/errors.ts';
+import { errors } from '../../core/errors.ts';
 import type { AppEnv } from '../../core/http-types.ts';
 import { createLogger } from '../../core/logger.ts';
 import { accessLog } from '../../core/middleware/access-log.ts';
@@ -58,7 +58,7 @@ if (step < FLOOR_STEPS.length - 1) {
     if (!listPets) throw new Error('listPets serves no collection of the contract.');
     app.get('/v1/pets', (c) => {
       const validation = validator.validate('listPets', { query: c.req.queries(), path: {} });
-      if (!validation.valid) throw validationFailed(validation.problems);
+      if (!validation.valid) throw errors.invalidRequest(validation.problems);
       return listPets(c, validation.input as never);
     });
   } else {

@@ -8,7 +8,7 @@
 import { type Collection, type CollectionRole, collectionRoleOf, serviceNeedOf } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
 import type { RequestInput } from '../../contract/request-validator.ts';
-import { ApiError, PreconditionError } from '../errors.ts';
+import { type ApiError, errors, PreconditionError } from '../errors.ts';
 import type { AppContext } from '../http-types.ts';
 import { createOnce } from '../idempotency/create-once.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
@@ -213,12 +213,7 @@ function updateItem(collection: Collection, store: CollectionStore): InputHandle
         if (to === undefined || to === from) continue;
         const allowed = field.transitions?.[String(from)] ?? [];
         if (!allowed.includes(String(to))) {
-          const onward = allowed.length === 0 ? 'it can go nowhere' : `it can go to ${orList(allowed)}`;
-          throw new ApiError(
-            409,
-            'invalid_transition',
-            `The ${field.name} of ${collection.noun} ${id} cannot go from \`${String(from)}\` to \`${String(to)}\`; from \`${String(from)}\` ${onward}.`,
-          );
+          throw errors.invalidTransition(field.name, collection.noun, id, String(from), String(to), allowed);
         }
       }
       const { id: _, ...fields } = mergePatch(current, patch) as Item;
@@ -250,15 +245,11 @@ function deleteItem(collection: Collection, store: CollectionStore): InputHandle
 /** Refuses a write whose `If-Match` the item as stored no longer matches (412); none given matches any. */
 function checkIfMatch(collection: Collection, ifMatch: string | undefined, current: Item): void {
   if (ifMatch === undefined || ifMatchHolds(ifMatch, entityTag(current))) return;
-  throw new ApiError(
-    412,
-    'precondition_failed',
-    `If-Match \`${ifMatch.slice(0, 200)}\` does not match the current ETag ${entityTag(current)} of ${collection.noun} ${current.id}; fetch it again and retry.`,
-  );
+  throw errors.preconditionFailed(ifMatch, collection.noun, current.id);
 }
 
 function notFound(collection: Collection, id: ItemId): ApiError {
-  return new ApiError(404, 'not_found', `No ${collection.noun} has the id ${id}.`);
+  return errors.itemNotFound(collection.noun, id);
 }
 
 /** Whether the operation's 200 declares an `ETag` header: only then is one sent. */
@@ -267,11 +258,6 @@ function declaresETag(operation: Collection['fetch']): boolean {
 }
 
 /** `\`a\``, `\`a\` or \`b\``, `\`a\`, \`b\` or \`c\``. */
-function orList(values: string[]): string {
-  const quoted = values.map((value) => `\`${value}\``);
-  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '');
-}
-
 /**
  * What a create stores: each field of the item as the body sends it, else the item schema's
  * default (an order's `status` is `placed`), else (a field the service sets, on a mock) its

@@ -3,7 +3,7 @@
 // owner is stored beside the item's fields (`keyLine`, never answered); another owner's item is
 // not found, as an item that does not exist.
 import type { Collection, ItemIdentity, OwnerLimit } from '../../contract/collections.ts';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { type ApiError, type ErrorCode, errors } from '../errors.ts';
 import type { AppContext } from '../http-types.ts';
 import { toBase64Url } from '../pagination/base64url.ts';
 
@@ -19,13 +19,9 @@ export function requestOwner(c: AppContext, collection: Collection): number {
 }
 
 /** The 409 of a create beyond the owner's `x-owner-limit`, as the create's answers declare it. */
-export function ownerLimitReached({ noun }: Collection, { items, code }: OwnerLimit): ApiError {
-  return new ApiError(
-    409,
-    // contract/collections.ts has checked that the contract declares the code, with 409.
-    code as ErrorCode,
-    `This API key's line has ${items} ${noun}s, the most it may have; delete one before registering another.`,
-  );
+export function ownerLimitReached({ noun }: Collection, { code }: OwnerLimit): ApiError {
+  // contract/collections.ts has checked that the contract declares the code, with 409.
+  return errors.ownerLimitReached(code as ErrorCode, noun);
 }
 
 /** A new random id in the form the contract gives (`we_` and 22 base64url characters): 6 random bits a character. */

@@ -2,7 +2,7 @@
 // collection by its id. Each store looks the named item up inside the write's own transaction,
 // so a write naming an item and that item's removal cannot both succeed.
 import type { Collection, CollectionField, ReferencedCollection } from '../../contract/collections.ts';
-import { type ApiError, validationFailed } from '../errors.ts';
+import { type ApiError, errors } from '../errors.ts';
 
 /** A reference a write makes: the field, the collection it names an item of, and the id. */
 export interface Reference {
@@ -32,6 +32,5 @@ export function referencesOf(
 
 /** The answer to a write whose reference names no item: 400 validation_failed, naming the field. */
 export function missingReference({ field, target, id }: Reference): ApiError {
-  const message = `Body field \`${field.name}\` names no ${target.noun}: no ${target.noun} has the id ${id}.`;
-  return validationFailed([{ in: 'body', name: field.name, message }]);
+  return errors.missingReference(field.name, target.noun, id);
 }

@@ -6,7 +6,7 @@ import {
   type IdempotencyRule,
 } from '../../contract/idempotency.ts';
 import type { Clock } from '../clock.ts';
-import { ApiError } from '../errors.ts';
+import { errors } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
 import { inProgress, replay } from './answers.ts';
 import type { IdempotencyClaim, IdempotencyStore, KeptAnswer } from './store.ts';
@@ -40,7 +40,7 @@ export function idempotencyKeys(
     if (key === undefined) return next();
     const complaint = rule.complaintAbout(key);
     if (complaint !== undefined) {
-      throw new ApiError(400, 'invalid_idempotency_key', `Header \`${IDEMPOTENCY_KEY_HEADER}\` ${complaint}.`);
+      throw errors.invalidIdempotencyKey(complaint);
     }
     if (!store || !sha256) return next();
     const apiKey = c.get('caller').apiKey;

@@ -1,12 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ApiError } from '../errors.ts';
+import { errors } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
-
-export function payloadTooLargeMessage(maxBytes: number): string {
-  const readable = maxBytes % 1024 === 0 ? ` (${maxBytes / 1024} KiB)` : '';
-  return `The request body is larger than ${maxBytes} bytes${readable}.`;
-}
 
 /**
  * Counts the bytes actually received, whether or not `Content-Length` is sent or honest. A body
@@ -15,9 +10,8 @@ export function payloadTooLargeMessage(maxBytes: number): string {
  * stream makes the HTTP adapter build a whole Fetch `Request`, which costs a fifth of a `POST`.
  */
 export function limitBodySize(maxBytes: number): MiddlewareHandler<AppEnv> {
-  const message = payloadTooLargeMessage(maxBytes);
   const refuse = (): never => {
-    throw new ApiError(413, 'payload_too_large', message);
+    throw errors.payloadTooLarge();
   };
   const countWhileStreaming = bodyLimit({ maxSize: maxBytes, onError: refuse });
   return async (c, next) => {

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { mediaTypeOf } from '../../contract/media-types.ts';
-import { ApiError } from '../errors.ts';
+import { errors } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /**
@@ -11,17 +11,14 @@ import type { AppEnv } from '../http-types.ts';
 function assertJsonContentType(contentType: string | undefined, accepted: readonly string[]): void {
   const [, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim());
   if (!accepted.includes(mediaTypeOf(contentType))) {
-    const got = contentType ? `got \`${contentType.slice(0, 100)}\`` : 'got none';
-    const wanted = accepted.map((mediaType) => `\`Content-Type: ${mediaType}\``).join(' or ');
-    throw new ApiError(415, 'unsupported_media_type', `The request body must be sent with ${wanted}; ${got}.`);
+    throw errors.unsupportedMediaType(accepted, contentType);
   }
   for (const parameter of parameters) {
     const [name, value = ''] = parameter.split('=').map((part) => part.trim());
     if (name?.toLowerCase() !== 'charset') continue;
     const charset = value.replace(/^"(.*)"$/, '$1');
     if (charset.toLowerCase() !== 'utf-8') {
-      const message = `The request body must be encoded as UTF-8; \`charset=${charset.slice(0, 40)}\` is not supported.`;
-      throw new ApiError(415, 'unsupported_media_type', message);
+      throw errors.unsupportedCharset(charset);
     }
   }
 }
@@ -37,12 +34,7 @@ function assertNoContentCoding(contentEncoding: string | undefined): void {
     .map((coding) => coding.trim())
     .filter((coding) => coding !== '' && coding.toLowerCase() !== 'identity');
   if (codings.length === 0) return;
-  throw new ApiError(
-    415,
-    'unsupported_media_type',
-    `The request body must be sent without a content coding; \`Content-Encoding: ${codings.join(', ').slice(0, 100)}\` is not supported.`,
-    { 'Accept-Encoding': 'identity' },
-  );
+  throw errors.unsupportedContentCoding(codings);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { TrieRouter } from 'hono/router/trie-router';
-import { errorBody } from '../errors.ts';
+import { errors } from '../errors.ts';
 import type { AppEnv } from '../http-types.ts';
 
 /** A path of `app` asked with a method it does not serve: 405, with the methods it does serve in `Allow`. */
@@ -20,15 +20,8 @@ export function allowOnly(methods: readonly string[]): MiddlewareHandler<AppEnv>
 /** Lists the methods sorted, as the contract's paths (`allow`) and CORS (`servedMethods`) do: one order everywhere. */
 function notAllowed(c: Context<AppEnv>, served: string[]): Response {
   const methods = [...served].sort();
-  return c.json(
-    errorBody(
-      405,
-      'method_not_allowed',
-      `${c.req.path} does not support ${c.req.method}; it supports ${methods.join(', ')}.`,
-    ),
-    405,
-    { Allow: methods.join(', ') },
-  );
+  const { body, status, headers } = errors.methodNotAllowed(c.req.path, c.req.method, methods);
+  return c.json(body, status, headers);
 }
 
 /**

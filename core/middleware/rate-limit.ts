@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { fixedLimits, type RateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../generated/rules.ts';
 import type { Clock } from '../clock.ts';
-import { ApiError, UnavailableError } from '../errors.ts';
+import { errors, UnavailableError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
 import { limitsFor } from '../keys/plans.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from '../limiter/rate-limiter.ts';
@@ -54,18 +54,7 @@ export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDe
     c.header('X-RateLimit-Reset', String(decision.reset));
     if (decision.outcome === 'allowed') return next();
 
-    const caller = apiKey ? 'This API key' : 'This client address';
-    const retryAfter = String(decision.retryAfter ?? 1);
-    const headers = { 'Retry-After': retryAfter };
-    if (decision.outcome === 'key_banned') {
-      const message =
-        `${caller} is temporarily banned for sending requests while rate limited; ` +
-        `retry after ${retryAfter} seconds and back off exponentially.`;
-      throw new ApiError(429, 'key_banned', message, headers);
-    }
-    const message =
-      `${caller} has used up its rate limit of ${decision.limit} requests for the current window; ` +
-      `retry after ${retryAfter} seconds.`;
-    throw new ApiError(429, 'rate_limited', message, headers);
+    const refusal = decision.outcome === 'key_banned' ? errors.banned : errors.rateLimited;
+    throw refusal(apiKey ? 'key' : 'address', decision.retryAfter ?? 1);
   };
 }

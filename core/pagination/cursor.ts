@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { FilterValue } from '../collections/store.ts';
-import { ApiError } from '../errors.ts';
+import { errors } from '../errors.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 
 /** HMAC-SHA256 of `message` under `key`: Node's crypto in the server, a JavaScript one in browsers. */
@@ -36,12 +36,7 @@ const decoder = new TextDecoder();
  */
 export function createCursorCodec(secret: Uint8Array, hmac: HmacSha256): CursorCodec {
   const sign = (payload: string) => toBase64Url(hmac(secret, encoder.encode(payload)).subarray(0, SIGNATURE_BYTES));
-  const invalid = (reason: string) =>
-    new ApiError(
-      400,
-      'invalid_cursor',
-      `Query parameter \`cursor\` ${reason}; follow the \`Link\` header of the previous page, or start again without a cursor.`,
-    );
+  const invalid = errors.invalidCursor;
 
   const issued = new LRUCache<string, string>({ max: REMEMBERED_CURSORS });
 

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { Contract } from '../../contract/contract.ts';
 import { answerErrors } from '../../core/answer-errors.ts';
 import type { AppDeps } from '../../core/app.ts';
-import { ApiError } from '../../core/errors.ts';
+import { errors } from '../../core/errors.ts';
 import type { AppEnv } from '../../core/http-types.ts';
 import { readJsonBody } from '../../core/json-body.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -59,7 +59,7 @@ export function adminRoutes({
         typeof name === 'string'
           ? `The scenario "${quoted(name)}" is unknown`
           : 'The body must be {"name": "<scenario>"}';
-      throw new ApiError(400, 'validation_failed', `${what}; the mock knows ${known}.`);
+      throw errors.mockControl(`${what}; the mock knows ${known}.`);
     }
     settings.scenario = name;
     return c.body(null, 204);
@@ -73,7 +73,7 @@ export function adminRoutes({
     admin.post('/__mock/events', jsonOnly, bounded, async (c) => {
       const type = ((await readJsonBody(c)) as { type?: unknown } | null)?.type;
       if (typeof type !== 'string')
-        throw new ApiError(400, 'validation_failed', 'The body must be {"type": "<event type>"}, e.g. "pet.created".');
+        throw errors.mockControl('The body must be {"type": "<event type>"}, e.g. "pet.created".');
       return c.json({ type, endpoints: await webhooks.sendExample(type) }, 200);
     });
   admin.notFound(answerNotFound);

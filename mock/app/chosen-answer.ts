@@ -3,7 +3,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ContractOperation } from '../../contract/contract.ts';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, errors } from '../../core/errors.ts';
 import type { AppEnv } from '../../core/http-types.ts';
 import type { DeclaredAnswers } from './declared-answers.ts';
 import type { RequestChoice } from './request-choice.ts';
@@ -45,11 +45,7 @@ function chosenAnswer(
   { explicit, fault, scenario }: RequestChoice,
 ): (ChosenAnswer & { dynamic?: boolean }) | undefined {
   const refuse = (text: string) =>
-    new ApiError(
-      400,
-      'validation_failed',
-      `The mock cannot answer ${operation.method} ${operation.servedPath} with ${text}`,
-    );
+    errors.mockControl(`The mock cannot answer ${operation.method} ${operation.servedPath} with ${text}`);
   if (explicit.status !== undefined || explicit.example !== undefined) {
     const status = explicit.status ?? statusWithExample(operation, explicit.example);
     if (status === undefined) throw refuse(`the example "${explicit.example}": none of its responses has it.`);

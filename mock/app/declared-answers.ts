@@ -3,7 +3,7 @@
 // browser mocks, which cannot carry Prism, answer it from the contract's examples (below).
 import type { ContractOperation } from '../../contract/contract.ts';
 import type { RouteHandler } from '../../core/collections/handlers.ts';
-import { ApiError } from '../../core/errors.ts';
+import { errors } from '../../core/errors.ts';
 
 interface DeclaredAnswer {
   status: number;
@@ -36,9 +36,7 @@ export function exampleAnswers(): DeclaredAnswers {
   return {
     async answer({ operation, status, example, dynamic }) {
       if (dynamic)
-        throw new ApiError(
-          400,
-          'validation_failed',
+        throw errors.mockControl(
           'This mock answers with the contract examples only; it generates no bodies (`npm run mock -- --dynamic` does).',
         );
       return exampleAnswer(operation, status, example);

@@ -6,7 +6,7 @@
 // `PUT /__mock/scenario`, then the one the mock started with. A request's own delay, fault or answer
 // wins over its scenario's; the start's `--delay` applies where nothing else sets one.
 import { parse as parseCookies } from 'hono/utils/cookie';
-import { ApiError } from '../../core/errors.ts';
+import { errors } from '../../core/errors.ts';
 import { type Delay, parseDelay } from './delay.ts';
 import { FAULTS, type Fault, type Scenario, type Scenarios } from './scenarios.ts';
 
@@ -48,9 +48,7 @@ export function readRequestChoice(
   // As the API refuses its own parameters given twice: which one counts is no guess to leave to a reader.
   const repeated = RESERVED_PARAMETERS.find((name) => query.getAll(name).length > 1);
   if (repeated !== undefined)
-    throw new ApiError(
-      400,
-      'validation_failed',
+    throw errors.mockControl(
       `The query parameter \`${repeated}\` is given ${query.getAll(repeated).length} times; give it at most once.`,
     );
   const cookie = parseCookies(headers.get('cookie') ?? '', SCENARIO_COOKIE)[SCENARIO_COOKIE];
@@ -60,9 +58,7 @@ export function readRequestChoice(
     const source = query.has(SCENARIO_PARAMETER)
       ? `query parameter \`${SCENARIO_PARAMETER}\``
       : `cookie \`${SCENARIO_COOKIE}\``;
-    throw new ApiError(
-      400,
-      'validation_failed',
+    throw errors.mockControl(
       `The ${source} names the scenario "${scenarioName}", which the mock lacks; use one of ${[...settings.scenarios.keys()].join(', ')}.`,
     );
   }
@@ -79,32 +75,25 @@ export function readRequestChoice(
   if (delayText !== undefined) {
     delay = parseDelay(delayText);
     if (!delay)
-      throw new ApiError(
-        400,
-        'validation_failed',
+      throw errors.mockControl(
         `The delay "${delayText}" is not one the mock takes: use milliseconds, such as 300, or a range, such as 100-800, up to two minutes.`,
       );
   }
   let fault = scenario.fault;
   if (faultText !== undefined) {
     if (!FAULTS.includes(faultText as Fault))
-      throw new ApiError(
-        400,
-        'validation_failed',
-        `The fault "${faultText}" is not one the mock knows; use one of ${FAULTS.join(', ')}.`,
-      );
+      throw errors.mockControl(`The fault "${faultText}" is not one the mock knows; use one of ${FAULTS.join(', ')}.`);
     fault = faultText as Fault;
   }
   const explicit: ExplicitAnswer = {};
   if (codeText !== undefined) {
-    if (!/^[1-5]\d\d$/.test(codeText))
-      throw new ApiError(400, 'validation_failed', `The code "${codeText}" is not an HTTP status.`);
+    if (!/^[1-5]\d\d$/.test(codeText)) throw errors.mockControl(`The code "${codeText}" is not an HTTP status.`);
     explicit.status = Number(codeText);
   }
   if (example !== undefined) explicit.example = example;
   if (dynamicText !== undefined) {
     if (dynamicText !== 'true' && dynamicText !== 'false')
-      throw new ApiError(400, 'validation_failed', `The dynamic preference "${dynamicText}" must be true or false.`);
+      throw errors.mockControl(`The dynamic preference "${dynamicText}" must be true or false.`);
     explicit.dynamic = dynamicText === 'true';
   }
 

@@ -9,7 +9,7 @@ import { type Collection, collectionRoleOf, type WriteKind } from '../../contrac
 import type { Contract } from '../../contract/contract.ts';
 import { webhookEvents } from '../../contract/webhooks.ts';
 import type { Item } from '../../core/collections/store.ts';
-import { ApiError } from '../../core/errors.ts';
+import { errors } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { toBase64Url } from '../../core/pagination/base64url.ts';
 import type { components } from '../../generated/openapi.ts';
@@ -79,11 +79,7 @@ export function mockWebhooks(contract: Contract, send: SendWebhook, logger: Logg
       const event = events.find((candidate) => candidate.type === type);
       if (!event) {
         const known = events.map((candidate) => candidate.type).join(', ');
-        throw new ApiError(
-          400,
-          'validation_failed',
-          `The contract declares no webhook of type "${type}"; it has ${known}.`,
-        );
+        throw errors.mockControl(`The contract declares no webhook of type "${type}"; it has ${known}.`);
       }
       return deliver(type, (event.example as { data?: unknown } | undefined)?.data);
     },

@@ -2,7 +2,7 @@
 // host the developer lists, as dev servers such as Vite do: a web page that rebinds its own DNS
 // name to 127.0.0.1 sends its name as Host, so it cannot reach the mocks (nor `/__mock/*`).
 import ipaddr from 'ipaddr.js';
-import { errorBody } from '../../core/errors.ts';
+import { errors } from '../../core/errors.ts';
 import type { MockApp } from '../app/app.ts';
 
 /** `fetch`, answering a request whose `Host` is neither loopback nor in `allowed` with a 400 Error body. */
@@ -15,7 +15,8 @@ export function onlyAllowedHosts(fetch: MockApp['fetch'], allowed: readonly stri
     const message =
       `The mock answers only requests for localhost, 127.0.0.1 or [::1]${listed.size > 0 ? ` or ${[...listed].join(', ')}` : ''}; ` +
       `the Host header names \`${host.slice(0, 100)}\`. List other host names in MOCK_ALLOWED_HOSTS.`;
-    return Response.json(errorBody(400, 'validation_failed', message), { status: 400 });
+    const { body, status } = errors.mockControl(message);
+    return Response.json(body, { status });
   };
 }
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
-import { ApiError, errorBody } from '../../core/errors.ts';
+import { type ApiError, errors } from '../../core/errors.ts';
 import type { AppContext, AppEnv } from '../../core/http-types.ts';
 import type { RateLimiter, WindowLimits } from '../../core/limiter/rate-limiter.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../generated/rules.ts';
@@ -51,9 +51,6 @@ export const DEFAULT_DOCS_FILES: DocsFiles = {
   openapiJson: repositoryFile('generated/openapi.json'),
   openapiYaml: repositoryFile('generated/openapi.yaml'),
 };
-
-const NOT_BUILT_MESSAGE =
-  'The documentation page has not been built on this server: run `npm run docs` (or restart with `npm start`, which builds it), then reload /docs/.';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const YAML_TYPE = 'application/yaml; charset=utf-8';
@@ -107,31 +104,29 @@ export function docsRoutes(files: DocsFiles = DEFAULT_DOCS_FILES, limit?: DocsLi
     if (!found) {
       const built = await isFile(path.join(files.dir, 'index.html'));
       if (!built && (await beingBuilt(files.dir))) {
-        const retryAfter = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
-        const message = `The documentation is being built (npm start builds it beside the running API); retry after ${retryAfter} seconds.`;
-        return c.json(errorBody(503, 'service_unavailable', message), 503, { 'Retry-After': retryAfter });
+        return refuse(c, errors.docsBeingBuilt(UNAVAILABLE_RETRY_AFTER_SECONDS));
       }
-      const message = built ? `There is no documentation page at ${c.req.path}.` : NOT_BUILT_MESSAGE;
-      return c.json(errorBody(404, 'not_found', message), 404);
+      return refuse(c, built ? errors.docsPageNotFound(c.req.path) : errors.docsNotBuilt());
     }
     const served = await pages(found);
-    return served
-      ? answer(c, served)
-      : c.json(errorBody(404, 'not_found', `There is no documentation page at ${c.req.path}.`), 404);
+    return served ? answer(c, served) : refuse(c, errors.docsPageNotFound(c.req.path));
   });
   return routes;
+}
+
+/** The docs' refusals are answers of the routes themselves, wherever they are mounted. */
+function refuse(c: Context<AppEnv>, { body, status, headers }: ApiError): Response {
+  return c.json(body, status, headers);
 }
 
 function limitPerAddress({ limiter, clientAddress }: DocsLimit): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const decision = await limiter.hit(clientAddress(c), DOCS_LIMITS);
     if (decision.outcome === 'allowed') return next();
-    const retryAfter = String(decision.retryAfter ?? 1);
-    const message =
-      decision.outcome === 'key_banned'
-        ? `This client address is temporarily banned from the docs for asking while limited; retry after ${retryAfter} seconds.`
-        : `This client address has asked for the docs more than ${DOCS_LIMITS.perMinute} times a minute or ${DOCS_LIMITS.perDay} times a day; retry after ${retryAfter} seconds.`;
-    throw new ApiError(429, decision.outcome, message, { 'Retry-After': retryAfter });
+    const retryAfter = decision.retryAfter ?? 1;
+    throw decision.outcome === 'key_banned'
+      ? errors.docsBanned(retryAfter)
+      : errors.docsRateLimited(DOCS_LIMITS, retryAfter);
   };
 }
 

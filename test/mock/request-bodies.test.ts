@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/bundled.ts';
-import { payloadTooLargeMessage } from '../../core/middleware/body-size-limit.ts';
+import { errors } from '../../core/errors.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
 import { HTTP_LIMITS } from '../../node/http/create-server.ts';
 import { type RealServer, startRealServer } from '../support/conformance/real-server.ts';
@@ -11,7 +11,7 @@ import { AUTHORIZED, expectContractError } from '../support/mock.ts';
 
 /** The largest body the contract lets any operation take, and the 413's message for one over it. */
 const MAX_BODY_BYTES = loadContract().largestBodyBytes;
-const PAYLOAD_TOO_LARGE_MESSAGE = payloadTooLargeMessage(MAX_BODY_BYTES);
+const PAYLOAD_TOO_LARGE_MESSAGE = errors.payloadTooLarge().message;
 const JSON_TYPE = 'application/json';
 const NEW_PET = '{"name":"Rex","categoryId":3}';
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadContract } from '../../contract/bundled.ts';
+import { errors } from '../../core/errors.ts';
 import { SCENARIO_COOKIE, SCENARIO_PARAMETER } from '../../mock/app/request-choice.ts';
 import { loadScenarios } from '../../mock/node/scenarios-file.ts';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
@@ -319,7 +320,7 @@ describe('mock scenarios', () => {
       } as RequestInit);
 
       const message = await expectAdminError(response, 413, 'payload_too_large');
-      expect(message).toContain(String(contract.largestBodyBytes));
+      expect(message).toBe(errors.payloadTooLarge().message);
       expect(await scenarioInForce(mock)).toEqual({ name: 'default' });
     });
 

@@ -49,38 +49,20 @@ function pathFile(stability: Stability): string {
   return `get:
   operationId: ${LIST.operationId}
 ${marker}  summary: ${LIST.summary}
-  description: |
-    Returns widgets in ascending \`id\` order, at most \`limit\` of them (20 when omitted). When
-    more widgets exist, the \`Link\` header gives the next page.
+  description: Returns widgets in ascending \`id\` order; the \`Link\` header gives the next page.
   tags:
     - ${TAG}
   parameters:
-    - name: limit
-      in: query
-      required: false
-      description: Maximum number of widgets in one page, from 1 to 100.
-      schema:
-        type: integer
-        format: int32
-        minimum: 1
-        maximum: 100
-        default: 20
-    - name: cursor
-      in: query
-      required: false
-      description: Opaque position of the next page, as the \`Link\` header of the previous page gives it.
-      schema:
-        type: string
+    - $ref: ../components/parameters/Limit.yaml
+    - $ref: ../components/parameters/Cursor.yaml
   responses:
     "200":
-      description: A page of widgets, in ascending \`id\` order.
+      description: A page of widgets.
       headers:
         Link:
           description: RFC 8288 link to the next page, present only when more widgets exist.
-          required: false
           schema:
             type: string
-            maxLength: 2048
       content:
         application/json:
           schema:
@@ -88,29 +70,17 @@ ${marker}  summary: ${LIST.summary}
           examples:
             WidgetsFirstPage:
               $ref: ../components/examples/WidgetsFirstPage.yaml
-            WidgetsEmpty:
-              $ref: ../components/examples/WidgetsEmpty.yaml
     "400":
-      description: "\`limit\` is invalid (\`validation_failed\`), or \`cursor\` was not issued by the service (\`invalid_cursor\`)."
-      content:
-        application/json:
-          schema:
-            $ref: ../components/schemas/Error.yaml
-          examples:
-            ErrorInvalidWidgetLimit:
-              $ref: ../components/examples/ErrorInvalidWidgetLimit.yaml
+      $ref: ../components/responses/InvalidListQuery.yaml
 post:
   operationId: ${CREATE.operationId}
 ${marker}  x-max-body-bytes: 4096
   summary: ${CREATE.summary}
-  description: |
-    Adds a widget and returns it as stored, with the \`id\` the service assigned. The \`Location\`
-    header gives its path. The body must be \`application/json\` of at most <!-- x-max-body-bytes -->.
+  description: Adds a widget, a JSON body of at most <!-- x-max-body-bytes -->, and returns it as stored.
   tags:
     - ${TAG}
   requestBody:
     required: true
-    description: The widget to add.
     content:
       application/json:
         schema:
@@ -123,12 +93,7 @@ ${marker}  x-max-body-bytes: 4096
       description: The widget was added.
       headers:
         Location:
-          description: Path of the created widget.
-          required: true
-          schema:
-            type: string
-            format: uri-reference
-            maxLength: 2048
+          $ref: ../components/headers/Location.yaml
       content:
         application/json:
           schema:
@@ -136,30 +101,33 @@ ${marker}  x-max-body-bytes: 4096
           examples:
             WidgetCreated:
               $ref: ../components/examples/WidgetCreated.yaml
-    "400":
-      description: "The body is not valid JSON (\`malformed_json\`), or lacks \`name\`, has an unknown field or holds an invalid value (\`validation_failed\`). Nothing is stored."
+${errorAnswer(400, 'The body is not a widget (`malformed_json`, `validation_failed`).', 'ErrorWidgetNameMissing')}`;
+}
+
+/** An Error answer of a widget operation, with its one named example. */
+function errorAnswer(status: number, description: string, example: string): string {
+  return `    "${status}":
+      description: "${description}"
       content:
         application/json:
           schema:
             $ref: ../components/schemas/Error.yaml
           examples:
-            ErrorWidgetNameMissing:
-              $ref: ../components/examples/ErrorWidgetNameMissing.yaml
+            ${example}:
+              $ref: ../components/examples/${example}.yaml
 `;
 }
 
 const SCHEMAS: Record<string, string> = {
   Widget: `type: object
-description: A widget, as stored by the service.
-required:
-  - id
-  - name
+description: A widget, as stored.
+required: [id, name]
 additionalProperties: false
 properties:
   id:
     type: integer
     format: int64
-    description: Identifier of the widget, assigned by the service on creation.
+    description: Assigned by the service on creation.
     minimum: 1
     maximum: 9007199254740991
   name:
@@ -169,65 +137,32 @@ properties:
     maxLength: 100
 `,
   NewWidget: `type: object
-description: A widget to add. Fields not listed here are rejected.
-required:
-  - name
+description: A widget to add.
+required: [name]
 additionalProperties: false
 properties:
   name:
-    type: string
-    description: What the widget is called.
-    minLength: 1
-    maxLength: 100
+    $ref: ./Widget.yaml#/properties/name
 `,
   Widgets: `type: array
-description: A page of widgets in ascending \`id\` order.
+description: A page of widgets.
 maxItems: 100
 items:
   $ref: ./Widget.yaml
 `,
 };
 
+/** A named example of an Error answer; with `details` naming `field` (in the body, unless `where` says) for a validation_failed. */
+const error = (code: string, message: string, status: number, field?: string, where = 'body') =>
+  `summary: "${code}"\nvalue:\n  code: ${code}\n  message: "${message}"\n  status: ${status}\n${
+    field === undefined ? '' : `  details:\n    - in: ${where}\n      name: ${field}\n      message: "${message}"\n`
+  }`;
+
 const EXAMPLES: Record<string, string> = {
-  WidgetsFirstPage: `summary: "A page of two widgets"
-value:
-  - id: 1
-    name: Sprocket
-  - id: 2
-    name: Flange
-`,
-  WidgetsEmpty: `summary: "No widget yet"
-value: []
-`,
-  NewWidgetMinimal: `summary: "A widget's name"
-value:
-  name: Sprocket
-`,
-  WidgetCreated: `summary: "The widget as stored, with its new id"
-value:
-  id: 1
-  name: Sprocket
-`,
-  ErrorInvalidWidgetLimit: `summary: "limit out of range"
-value:
-  code: validation_failed
-  message: "Query parameter \`limit\` must be at most 100."
-  status: 400
-  details:
-    - in: query
-      name: limit
-      message: "Query parameter \`limit\` must be at most 100."
-`,
-  ErrorWidgetNameMissing: `summary: "name is missing"
-value:
-  code: validation_failed
-  message: "Body field \`name\` is required."
-  status: 400
-  details:
-    - in: body
-      name: name
-      message: "Body field \`name\` is required."
-`,
+  WidgetsFirstPage: 'summary: "Two widgets"\nvalue:\n  - id: 1\n    name: Sprocket\n  - id: 2\n    name: Flange\n',
+  NewWidgetMinimal: 'summary: "A widget\'s name"\nvalue:\n  name: Sprocket\n',
+  WidgetCreated: 'summary: "The widget as stored"\nvalue:\n  id: 1\n  name: Sprocket\n',
+  ErrorWidgetNameMissing: error('validation_failed', 'Body field `name` is required.', 400, 'name'),
 };
 
 /**
@@ -308,16 +243,9 @@ const WIDGET_TRANSITIONS: Record<string, string[]> = { draft: ['active'], active
 
 function itemPathFile(stability: Stability): string {
   const marker = stability === 'stable' ? '' : `  x-stability: ${stability}\n`;
-  const error = (status: number, description: string, example: string) => `    "${status}":
-      description: "${description}"
-      content:
-        application/json:
-          schema:
-            $ref: ../components/schemas/Error.yaml
-          examples:
-            ${example}:
-              $ref: ../components/examples/${example}.yaml
-`;
+  const answer = (status: number, name: string) =>
+    `    "${status}":\n      $ref: ../components/responses/${name}.yaml\n`;
+  const idAnswers = `${answer(400, 'InvalidWidgetId')}${answer(404, 'WidgetNotFound')}`;
   // A 200 with one widget, its ETag and a named example.
   const widget = (description: string, example: string) => `    "200":
       description: ${description}
@@ -332,52 +260,42 @@ function itemPathFile(stability: Stability): string {
             ${example}:
               $ref: ../components/examples/${example}.yaml
 `;
-  const widgetId = `    - name: widgetId
-      in: path
-      required: true
-      description: Identifier of the widget.
-      schema:
-        type: integer
-        format: int64
-        minimum: 1
-        maximum: 9007199254740991
-      example: 1
-`;
-  return `get:
+  return `parameters:
+  - name: widgetId
+    in: path
+    required: true
+    description: Identifier of the widget.
+    schema:
+      $ref: ../components/schemas/Widget.yaml#/properties/id
+get:
   operationId: getWidget
 ${marker}  summary: Get a widget
-  description: Returns one widget by its identifier, with its \`ETag\`.
+  description: Returns one widget, with its \`ETag\`.
   tags:
     - ${TAG}
-  parameters:
-${widgetId}  responses:
-${widget('The widget.', 'WidgetCreated')}${error(400, 'The id is not a canonical positive integer (`validation_failed`).', 'ErrorWidgetEmptyPatch')}${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}delete:
+  responses:
+${widget('The widget.', 'WidgetCreated')}${idAnswers}delete:
   operationId: deleteWidget
 ${marker}  summary: Remove a widget
   description: Removes a widget; a \`widget.deleted\` event reports it as it was.
   tags:
     - ${TAG}
   parameters:
-${widgetId}    - $ref: ../components/parameters/IfMatch.yaml
+    - $ref: ../components/parameters/IfMatch.yaml
   responses:
     "204":
       description: The widget was removed.
-${error(400, 'The id is not a canonical positive integer (`validation_failed`).', 'ErrorWidgetEmptyPatch')}${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}    "412":
-      $ref: ../components/responses/PreconditionFailed.yaml
-patch:
+${idAnswers}${answer(412, 'PreconditionFailed')}patch:
   operationId: updateWidget
 ${marker}  x-max-body-bytes: 4096
   summary: Change a widget
-  description: |
-    Changes a widget's \`status\`, as \`WidgetStatus\`'s transitions allow, and returns it whole.
-    The body is a JSON merge patch of at most <!-- x-max-body-bytes -->.
+  description: Changes a widget's \`status\` as its transitions allow; a merge patch of at most <!-- x-max-body-bytes -->.
   tags:
     - ${TAG}
   parameters:
-${widgetId}    - $ref: ../components/parameters/IfMatch.yaml
+    - $ref: ../components/parameters/IfMatch.yaml
   requestBody:
     required: true
-    description: The change, as a JSON merge patch.
     content:
       application/merge-patch+json:
         schema:
@@ -386,9 +304,7 @@ ${widgetId}    - $ref: ../components/parameters/IfMatch.yaml
           WidgetPatchActivate:
             $ref: ../components/examples/WidgetPatchActivate.yaml
   responses:
-${widget('The widget as changed.', 'WidgetActivated')}${error(400, 'The body is not a valid change (`malformed_json`, `validation_failed`).', 'ErrorWidgetEmptyPatch')}${error(404, 'No widget has this id (`not_found`).', 'ErrorWidgetNotFound')}${error(409, 'A change of `status` its transitions do not allow (`invalid_transition`).', 'ErrorWidgetTransition')}    "412":
-      $ref: ../components/responses/PreconditionFailed.yaml
-`;
+${widget('The widget as changed.', 'WidgetActivated')}${idAnswers}${errorAnswer(409, 'A change its transitions do not allow (`invalid_transition`).', 'ErrorWidgetTransition')}${answer(412, 'PreconditionFailed')}`;
 }
 
 /**
@@ -411,14 +327,12 @@ ${Object.entries(WIDGET_TRANSITIONS)
   .join('\n')}
 `,
     WidgetDeletedEvent: `type: object
-description: A widget was removed; \`data\` is the widget as it was. The Standard Webhooks envelope.
+description: A widget was removed; \`data\` is the widget as it was.
 required: [type, timestamp, data]
 additionalProperties: false
 properties:
   type:
-    type: string
     const: widget.deleted
-    description: The event's type.
   timestamp:
     $ref: ./WebhookTimestamp.yaml
   data:
@@ -433,23 +347,29 @@ properties:
     $ref: ./WidgetStatus.yaml
 `,
   };
-  const error = (code: string, message: string, status: number) =>
-    `summary: "${code}"\nvalue:\n  code: ${code}\n  message: "${message}"\n  status: ${status}\n`;
   const examples = {
     WidgetPatchActivate: 'summary: "Activate a widget"\nvalue:\n  status: active\n',
     WidgetActivated: `summary: "The widget as changed"\nvalue:\n  id: 1\n  name: Sprocket\n${status('active').slice(2)}`,
-    ErrorWidgetEmptyPatch: error(
+    ErrorInvalidWidgetId: error(
       'validation_failed',
-      'The request body names no field; send at least one of `status`.',
+      'Path parameter `widgetId` must be at least 1.',
       400,
+      'widgetId',
+      'path',
     ),
     ErrorWidgetNotFound: error('not_found', 'No widget has the id 9.', 404),
     WidgetDeletedEvent: `summary: "A widget was removed"\nvalue:\n  type: widget.deleted\n  timestamp: "2026-12-02T09:30:05.112Z"\n  data:\n    id: 1\n    name: Sprocket\n${status('draft')}`,
     ErrorWidgetTransition: error(
       'invalid_transition',
-      'The status of widget 1 cannot go from `retired` to `active`.',
+      'The status of widget 1 cannot go from `retired` to `active`; from `retired` it can go nowhere.',
       409,
     ),
+  };
+  const idAnswer = (description: string, example: string) =>
+    `description: "${description}"\ncontent:\n  application/json:\n    schema:\n      $ref: ../schemas/Error.yaml\n    examples:\n      ${example}:\n        $ref: ../examples/${example}.yaml\n`;
+  const responses = {
+    InvalidWidgetId: idAnswer('The id is not a positive integer (`validation_failed`).', 'ErrorInvalidWidgetId'),
+    WidgetNotFound: idAnswer('No widget has this id (`not_found`).', 'ErrorWidgetNotFound'),
   };
   const webhook = `post:
   operationId: widgetDeleted
@@ -464,7 +384,6 @@ ${stability === 'stable' ? '' : `  x-stability: ${stability}\n`}  summary: "A wi
     - $ref: ../components/parameters/WebhookSignatureHeader.yaml
   requestBody:
     required: true
-    description: The Standard Webhooks envelope of the event.
     content:
       application/json:
         schema:
@@ -487,6 +406,10 @@ ${stability === 'stable' ? '' : `  x-stability: ${stability}\n`}  summary: "A wi
       `openapi/components/examples/${name}.yaml`,
       text,
     ]),
+    ...Object.entries(responses).map(([name, text]): [string, string] => [
+      `openapi/components/responses/${name}.yaml`,
+      text,
+    ]),
   ];
   for (const [file, content] of files) await writeFile(path.join(root, file), content, 'utf8');
   const edit = async (file: string, change: (text: string) => string) => {
@@ -498,7 +421,7 @@ ${stability === 'stable' ? '' : `  x-stability: ${stability}\n`}  summary: "A wi
   await edit(
     'openapi/components/schemas/Widget.yaml',
     (text) =>
-      `${text.replace('  - name\n', '  - name\n  - status\n')}  status:\n    $ref: ./WidgetStatus.yaml\n    default: ${WIDGET_STATES[0]}\n${petId}`,
+      `${text.replace('required: [id, name]', 'required: [id, name, status]')}  status:\n    $ref: ./WidgetStatus.yaml\n    default: ${WIDGET_STATES[0]}\n${petId}`,
   );
   await edit('openapi/components/schemas/NewWidget.yaml', (text) => `${text}${petId}`);
   await edit('openapi/components/schemas/WebhookEventType.yaml', (text) =>

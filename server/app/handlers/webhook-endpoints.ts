@@ -4,7 +4,7 @@
 // each key line's own endpoints, their limit, their pages.
 import type { Clock } from '../../../core/clock.ts';
 import type { ServiceFields } from '../../../core/collections/handlers.ts';
-import { validationFailed } from '../../../core/errors.ts';
+import { errors } from '../../../core/errors.ts';
 import { newEndpointSecret } from '../../events/identifiers.ts';
 import { type ResolveHost, webhookUrlProblem } from '../../events/public-address.ts';
 
@@ -20,7 +20,7 @@ export interface WebhookEndpointDeps {
 export function registeredEndpointFields({ clock, allowPrivate, resolveHost }: WebhookEndpointDeps): ServiceFields {
   return async (_c, body) => {
     const problem = await webhookUrlProblem(String(body.url), allowPrivate, resolveHost);
-    if (problem) throw validationFailed([{ in: 'body', name: 'url', message: problem }]);
+    if (problem) throw errors.invalidRequest([{ in: 'body', name: 'url', message: problem }]);
     return { secret: newEndpointSecret(), createdAt: new Date(clock.now()).toISOString() };
   };
 }

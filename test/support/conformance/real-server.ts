@@ -1,11 +1,10 @@
 import { loadContract } from '../../../contract/bundled.ts';
-import { collectionsOf } from '../../../contract/collections.ts';
 import { type Clock, systemClock } from '../../../core/clock.ts';
-import { UnavailableError } from '../../../core/errors.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { listen } from '../../../node/listen.ts';
 import { clientAddressResolver } from '../../../server/app/client-address.ts';
 import { openService } from '../../../server/service.ts';
+import { failStorage, type StorageFailure } from '../failing-storage.ts';
 
 export interface RealServer {
   /** Scheme, host and port; the API is under `/v1`. */
@@ -19,11 +18,8 @@ export interface RealServer {
 export interface RealServerOptions {
   clock?: Clock;
   freePlanKeys?: number;
-  /**
-   * Every read and write of the collections and webhook endpoints fails: as SQLite fails on a full or locked disk
-   * (`unavailable`), or with an error nobody expected (`unexpected`, a bug); keys still work.
-   */
-  failingStorage?: 'unavailable' | 'unexpected';
+  /** Every read and write of the collections fails (test/support/failing-storage.ts); keys still work. */
+  failingStorage?: StorageFailure;
 }
 
 /**
@@ -48,24 +44,7 @@ export async function startRealServer({
     // this machine may not have would decide the tests' pace.
     resolveHost: async () => [PUBLIC_DOCUMENTATION_ADDRESS],
   });
-  if (failingStorage) {
-    const fail = async (): Promise<never> => {
-      throw failingStorage === 'unavailable'
-        ? new UnavailableError('storage', 'the disk is full (SQLITE_FULL)')
-        : new TypeError("Cannot read properties of undefined (reading 'id')");
-    };
-    // The app holds this very store, so the service keeps its production wiring. Every method of
-    // the store fails, whichever the collection layer calls (a new one too, such as `update`).
-    for (const collection of collectionsOf(loadContract())) {
-      const store = service.storage.collections(collection.name);
-      const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(store)).filter(
-        (name) => name !== 'constructor' && typeof (store as unknown as Record<string, unknown>)[name] === 'function',
-      );
-      Object.assign(store, Object.fromEntries(methods.map((name) => [name, fail])));
-    }
-    // The readiness probe asks the storage itself, as in production.
-    service.storage.ping = fail;
-  }
+  if (failingStorage) failStorage(service.storage, failingStorage);
   const { keys } = service.storage;
   const { secret: apiKey } = await keys.create({
     plan: 'enterprise',
