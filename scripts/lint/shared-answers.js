@@ -54,6 +54,55 @@ function copied(node, from, to) {
   );
 }
 
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** `object` with `entries` set before its first key of `before` (at its end when it has none), keys it has kept. */
+function withEntries(object, entries, before) {
+  const current = Object.entries(object);
+  const at = current.findIndex(([key]) => before.includes(key));
+  const added = Object.entries(entries).filter(([key]) => object[key] === undefined);
+  current.splice(at === -1 ? current.length : at, 0, ...added);
+  for (const key of Object.keys(object)) delete object[key];
+  Object.assign(object, Object.fromEntries(current));
+}
+
+/**
+ * Gives each webhook what the root declares for every webhook (`x-shared-answers.webhooks`: its `security`,
+ * `parameters` and `responses`) what it does not state, in the places a person writes them. An
+ * answer is copied into the webhook's file, as the webhook states its own.
+ */
+function shareWithWebhooks(root, shared, ctx) {
+  if (shared.webhooks === undefined) return;
+  const { security, parameters, responses = {} } = shared.webhooks;
+  for (const item of Object.values(root.webhooks ?? {})) {
+    const resolved = item.$ref === undefined ? { node: item, location: ctx.location } : ctx.resolve(item);
+    if (resolved.node === undefined) continue;
+    const file = resolved.location.source.absoluteRef;
+    for (const method of HTTP_METHODS) {
+      const operation = resolved.node[method];
+      if (operation === undefined) continue;
+      const own = {
+        ...(security !== undefined && { security }),
+        ...(parameters !== undefined && { parameters: copied(parameters, shared.rootFile, file) }),
+      };
+      withEntries(operation, own, ['requestBody', 'responses']);
+      operation.responses ??= {};
+      for (const [code, ref] of Object.entries(responses)) {
+        if (operation.responses[code] !== undefined) continue;
+        const answer = ctx.resolve(ref);
+        if (answer.node === undefined) {
+          ctx.report({
+            message: `${EXTENSION}: cannot resolve ${ref.$ref} (webhook ${code}).`,
+            location: ctx.location,
+          });
+          continue;
+        }
+        withResponse(operation.responses, code, copied(answer.node, answer.location.source.absoluteRef, file));
+      }
+    }
+  }
+}
+
 /**
  * What the root states, each entry with the file its `$ref` is relative to, so that it can be
  * written into any other file: `responses` every operation behind the key answers, `bodyResponses`
@@ -70,6 +119,7 @@ function sharedAnswers(declared, rootFile, ctx) {
     });
   return {
     rootFile,
+    webhooks: declared.webhooks,
     responses: refs(declared.responses),
     bodyResponses: Object.fromEntries(
       Object.entries(declared.bodyResponses ?? {}).map(([mediaType, entries]) => [mediaType, refs(entries)]),
@@ -88,6 +138,7 @@ function SharedAnswers() {
         if (declared === undefined) return;
         shared = sharedAnswers(declared, ctx.location.source.absoluteRef, ctx);
         delete root[EXTENSION];
+        shareWithWebhooks(root, shared, ctx);
       },
     },
     Operation: {

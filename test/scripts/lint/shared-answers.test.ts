@@ -37,6 +37,8 @@ const components = (explicit: boolean): Record<string, string> => ({
   'headers/WWW-Authenticate.yaml': header('Challenge'),
   'headers/Limit.yaml': header('Limit'),
   'headers/Deprecation.yaml': header('Deprecated'),
+  'responses/Acknowledged.yaml': 'description: Any 2xx acknowledges the event.\n',
+  'parameters/Signature.yaml': 'name: webhook-signature\nin: header\nrequired: true\nschema:\n  type: string\n',
 });
 
 const SHARED = `x-shared-answers:
@@ -57,6 +59,13 @@ const SHARED = `x-shared-answers:
   headers:
     X-Limit:
       $ref: components/headers/Limit.yaml
+  webhooks:
+    security: []
+    parameters:
+      - $ref: components/parameters/Signature.yaml
+    responses:
+      "200":
+        $ref: components/responses/Acknowledged.yaml
   deprecatedHeaders:
     Deprecation:
       $ref: components/headers/Deprecation.yaml
@@ -73,6 +82,9 @@ paths:
     $ref: paths/things.yaml
   /healthz:
     $ref: paths/healthz.yaml
+webhooks:
+  thingMade:
+    $ref: webhooks/thingMade.yaml
 ${shared}components:
   securitySchemes:
     key:
@@ -164,6 +176,16 @@ const HEALTHZ = `get:
       description: Alive.
 `;
 
+/** A webhook, with what every webhook shares written out when `explicit`. */
+const webhook = (explicit: boolean) => `post:
+  operationId: thingMade
+${explicit ? `  security: []\n  parameters:\n    - $ref: ../components/parameters/Signature.yaml\n` : ''}  requestBody:
+    content:
+      application/json:
+        schema:
+          type: object
+${explicit ? '  responses:\n    "200":\n      description: Any 2xx acknowledges the event.\n' : ''}`;
+
 /** The contract written into a folder of its own; answers the root file. */
 async function written(explicit: boolean): Promise<string> {
   const dir = tempDir();
@@ -171,6 +193,7 @@ async function written(explicit: boolean): Promise<string> {
     'openapi.yaml': root(explicit ? '' : SHARED),
     'paths/things.yaml': things(explicit),
     'paths/healthz.yaml': HEALTHZ,
+    'webhooks/thingMade.yaml': webhook(explicit),
     ...Object.fromEntries(Object.entries(components(explicit)).map(([file, text]) => [`components/${file}`, text])),
   };
   for (const [file, text] of Object.entries(files)) {
