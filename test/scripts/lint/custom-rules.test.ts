@@ -27,6 +27,12 @@ const errorCodes = `${errorCode}/x-error-codes`;
 const petStatus = '/components/schemas/Pet/properties/status';
 const transitions = `${petStatus}/x-transitions`;
 const petProperties = '/components/schemas/Pet/properties';
+const headers = '/components/headers';
+const responses = '/components/responses';
+const parameters = '/components/parameters';
+const newPet = '/components/schemas/NewPet';
+const getHealth = '/paths/~1healthz/get';
+const petCreated = '/webhooks/petCreated/post';
 /** A field naming another pet (a parent), the reference written beside the schema's own keywords. */
 const parentId = (references: unknown) =>
   set(petProperties, 'parentId', { type: 'integer', 'x-references': references });
@@ -53,6 +59,13 @@ const remove =
   (document) => {
     delete at(document, pointer)[key];
   };
+
+/** The finding of a component that a mutation left without any reference. */
+const unused = (pointer: string): Finding => ({
+  ruleId: 'no-unused-components',
+  severity: 'error',
+  pointer: `#${pointer}`,
+});
 
 async function lintFixture(...mutations: Mutation[]) {
   const document = parseYaml(fixtureSource) as Node;
@@ -96,8 +109,8 @@ const violations: Array<{
   {
     ruleId: 'rule/response-declares-rate-limit-headers',
     violation: 'an inline response without headers',
-    mutate: remove(`${listPets}/responses/200`, 'headers'),
-    pointer: `#${listPets}/responses/200`,
+    mutate: remove(`${getPet}/responses/400`, 'headers'),
+    pointer: `#${getPet}/responses/400`,
   },
   {
     ruleId: 'rule/response-declares-rate-limit-headers',
@@ -120,8 +133,15 @@ const violations: Array<{
   {
     ruleId: 'rule/response-headers-include-rate-limit-headers',
     violation: 'an empty headers map',
-    mutate: set(`${listPets}/responses/200`, 'headers', {}),
-    pointer: `#${listPets}/responses/200/headers`,
+    mutate: set(`${getPet}/responses/400`, 'headers', {}),
+    pointer: `#${getPet}/responses/400/headers`,
+    alsoFires: [
+      {
+        ruleId: 'rule/deprecated-operation-responses-declare-deprecation-headers',
+        severity: 'error',
+        pointer: `#${getPet}/responses/400/headers`,
+      },
+    ],
   },
   {
     ruleId: 'rule/deprecated-operation-has-sunset',
@@ -174,21 +194,21 @@ const violations: Array<{
   {
     ruleId: 'rule/operation-id-camel-case',
     violation: 'a snake_case operationId',
-    mutate: set(listPets, 'operationId', 'list_pets'),
-    pointer: `#${listPets}/operationId`,
+    mutate: set(createPet, 'operationId', 'create_pet'),
+    pointer: `#${createPet}/operationId`,
   },
   {
     ruleId: 'rule/operation-id-camel-case',
     violation: 'a PascalCase operationId',
-    mutate: set(listPets, 'operationId', 'ListPets'),
-    pointer: `#${listPets}/operationId`,
+    mutate: set(createPet, 'operationId', 'CreatePet'),
+    pointer: `#${createPet}/operationId`,
   },
   {
     ruleId: 'rule/operation-id-camel-case',
     violation: 'an empty operationId',
-    mutate: set(listPets, 'operationId', ''),
-    pointer: `#${listPets}/operationId`,
-    alsoFires: [{ ruleId: 'operation-operationId', severity: 'error', pointer: `#${listPets}/operationId` }],
+    mutate: set(createPet, 'operationId', ''),
+    pointer: `#${createPet}/operationId`,
+    alsoFires: [{ ruleId: 'operation-operationId', severity: 'error', pointer: `#${createPet}/operationId` }],
   },
   {
     ruleId: 'animal-store/rate-limits-shape',
@@ -247,43 +267,45 @@ const violations: Array<{
   {
     ruleId: 'animal-store/error-codes',
     violation: 'a code of the enum without an entry',
-    mutate: set(errorCode, 'enum', ['unauthorized', 'rate_limited', 'not_found']),
+    mutate: (document) => {
+      (at(document, errorCode).enum as string[]).push('teapot');
+    },
     pointer: `#${errorCodes}`,
   },
   {
     ruleId: 'animal-store/error-codes',
     violation: 'an entry for a code the enum does not list',
-    mutate: set(errorCodes, 'not_found', { status: 404, meaning: 'No such thing.' }),
-    pointer: `#${errorCodes}/not_found`,
+    mutate: set(errorCodes, 'teapot', { status: 418, meaning: 'No such thing.' }),
+    pointer: `#${errorCodes}/teapot`,
   },
   {
     ruleId: 'animal-store/error-codes',
     violation: 'a status below 400',
-    mutate: set(errorCodes, 'unauthorized', { status: 200, meaning: 'Fine.' }),
+    mutate: set(errorCodes, 'internal_error', { status: 200, meaning: 'Fine.' }),
     pointer: `#${errorCodes}`,
   },
   {
     ruleId: 'animal-store/error-codes',
     violation: 'a status above 599',
-    mutate: set(errorCodes, 'unauthorized', { status: 600, meaning: 'Odd.' }),
+    mutate: set(errorCodes, 'internal_error', { status: 600, meaning: 'Odd.' }),
     pointer: `#${errorCodes}`,
   },
   {
     ruleId: 'animal-store/error-codes',
     violation: 'a status written as text',
-    mutate: set(errorCodes, 'unauthorized', { status: '401', meaning: 'No key.' }),
+    mutate: set(errorCodes, 'internal_error', { status: '500', meaning: 'No key.' }),
     pointer: `#${errorCodes}`,
   },
   {
     ruleId: 'animal-store/error-codes',
     violation: 'an entry without a meaning',
-    mutate: set(errorCodes, 'unauthorized', { status: 401 }),
+    mutate: set(errorCodes, 'internal_error', { status: 500 }),
     pointer: `#${errorCodes}`,
   },
   {
     ruleId: 'animal-store/error-codes',
     violation: 'a meaning that would break the table',
-    mutate: set(errorCodes, 'unauthorized', { status: 401, meaning: 'No key | no entry.' }),
+    mutate: set(errorCodes, 'internal_error', { status: 500, meaning: 'No key | no entry.' }),
     pointer: `#${errorCodes}`,
   },
   {
@@ -349,7 +371,13 @@ const violations: Array<{
   {
     ruleId: 'animal-store/owner-limit',
     violation: 'an owner limit on an operation that declares no 409',
-    mutate: set(createPet, 'x-owner-limit', { items: 10, code: 'pet_limit_reached' }),
+    mutate: (document) => {
+      remove(`${createPet}/responses`, '409')(document);
+      remove(createPet, 'parameters')(document);
+      remove(parameters, 'IdempotencyKey')(document);
+      remove(responses, 'IdempotencyKeyInProgress')(document);
+      set(createPet, 'x-owner-limit', { items: 10, code: 'pet_limit_reached' })(document);
+    },
     pointer: `#${createPet}/x-owner-limit`,
   },
   {
@@ -381,9 +409,268 @@ const violations: Array<{
     violation: 'a reference to a collection whose items cannot be fetched',
     mutate: (document) => {
       parentId('/pets')(document);
-      delete (at(document, '/paths') as Node)['/pets/{petId}'];
+      const paths = at(document, '/paths');
+      paths['/pet/{petId}'] = paths['/pets/{petId}'];
+      delete paths['/pets/{petId}'];
     },
     pointer: `#${petProperties}/parentId/x-references`,
+  },
+  {
+    ruleId: 'rule/openapi-3-1',
+    violation: "openapi: '3.1.x', a placeholder for the patch version",
+    mutate: set('', 'openapi', '3.1.x'),
+    pointer: '#/openapi',
+  },
+  {
+    ruleId: 'rule/paths-without-version-segment',
+    violation: 'a path written under /v1',
+    mutate: (document) => {
+      const paths = at(document, '/paths');
+      paths['/v1/pets/{petId}'] = paths['/pets/{petId}'];
+      delete paths['/pets/{petId}'];
+    },
+    pointer: '#/paths/~1v1~1pets~1{petId}',
+  },
+  {
+    ruleId: 'rule/security-scheme-is-http-bearer',
+    violation: 'a basic scheme',
+    mutate: set('/components/securitySchemes/bearerAuth', 'scheme', 'basic'),
+    pointer: '#/components/securitySchemes/bearerAuth/scheme',
+  },
+  {
+    ruleId: 'rule/security-requirement-names-a-scheme',
+    violation: 'an empty requirement, {}, which lets a request through without a key',
+    mutate: set('', 'security', [{ bearerAuth: [] }, {}]),
+    pointer: '#/security/1',
+  },
+  {
+    ruleId: 'rule/no-callbacks',
+    violation: 'an operation with callbacks',
+    mutate: set(listPets, 'callbacks', {}),
+    pointer: `#${listPets}/callbacks`,
+  },
+  {
+    ruleId: 'rule/get-has-no-request-body',
+    violation: 'a GET with a request body',
+    mutate: set(listPets, 'requestBody', {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', additionalProperties: false },
+          examples: { Empty: { value: {} } },
+        },
+      },
+    }),
+    pointer: `#${listPets}/requestBody`,
+    alsoFires: [
+      { ruleId: 'animal-store/max-body-bytes', severity: 'error', pointer: `#${listPets}` },
+      { ruleId: 'rule/operation-with-body-declares-400-413-415', severity: 'error', pointer: `#${listPets}/responses` },
+    ],
+  },
+  {
+    ruleId: 'rule/request-body-is-required',
+    violation: 'an optional request body',
+    mutate: set(`${createPet}/requestBody`, 'required', false),
+    pointer: `#${createPet}/requestBody/required`,
+  },
+  {
+    ruleId: 'rule/request-body-schema-is-closed',
+    violation: 'a body schema without additionalProperties: false',
+    mutate: remove(newPet, 'additionalProperties'),
+    pointer: `#${newPet}`,
+  },
+  {
+    ruleId: 'rule/request-body-schema-is-closed',
+    violation: 'a body schema with additionalProperties: true',
+    mutate: set(newPet, 'additionalProperties', true),
+    pointer: `#${newPet}/additionalProperties`,
+    // The schema assertion also reports the `then` it failed, on the schema.
+    alsoFires: [{ ruleId: 'rule/request-body-schema-is-closed', severity: 'error', pointer: `#${newPet}` }],
+  },
+  {
+    ruleId: 'rule/response-declares-a-body',
+    violation: 'a 400 without content',
+    mutate: remove(`${responses}/BadRequest`, 'content'),
+    pointer: `#${responses}/BadRequest`,
+  },
+  {
+    ruleId: 'rule/response-content-is-json',
+    violation: 'a 200 that may answer text as well',
+    mutate: set(`${listPets}/responses/200/content`, 'text/plain', {
+      schema: { type: 'string' },
+      examples: { Text: { value: 'Rex' } },
+    }),
+    pointer: `#${listPets}/responses/200/content`,
+  },
+  {
+    ruleId: 'rule/response-content-is-json',
+    violation: 'a 200 answering text only',
+    mutate: (document) => {
+      const content = at(document, `${listPets}/responses/200/content`);
+      content['text/plain'] = content['application/json'];
+      delete content['application/json'];
+    },
+    pointer: `#${listPets}/responses/200/content`,
+  },
+  {
+    ruleId: 'rule/media-type-has-named-examples',
+    violation: 'a request body without examples',
+    mutate: remove(`${createPet}/requestBody/content/application~1json`, 'examples'),
+    pointer: `#${createPet}/requestBody/content/application~1json/examples`,
+  },
+  {
+    ruleId: 'rule/media-type-has-named-examples',
+    violation: 'a response body with an empty map of examples',
+    mutate: set(`${listPets}/responses/200/content/application~1json`, 'examples', {}),
+    pointer: `#${listPets}/responses/200/content/application~1json/examples`,
+  },
+  {
+    ruleId: 'rule/error-response-uses-error-schema',
+    violation: 'a 400 whose body is some other object',
+    mutate: set(`${responses}/BadRequest/content/application~1json`, 'schema', { type: 'object' }),
+    pointer: `#${responses}/BadRequest/content/application~1json/schema`,
+  },
+  {
+    ruleId: 'rule/unauthorized-response-challenges-with-bearer',
+    violation: 'a 401 without WWW-Authenticate',
+    mutate: remove(`${responses}/Unauthorized/headers`, 'WWW-Authenticate'),
+    pointer: `#${responses}/Unauthorized/headers/WWW-Authenticate`,
+  },
+  {
+    ruleId: 'rule/unauthorized-response-challenges-with-bearer',
+    violation: 'a challenge that is not required',
+    mutate: set(`${headers}/WWW-Authenticate`, 'required', false),
+    pointer: `#${headers}/WWW-Authenticate/required`,
+  },
+  {
+    ruleId: 'rule/unauthorized-response-challenges-with-bearer',
+    violation: 'a challenge whose value is any string',
+    mutate: remove(`${headers}/WWW-Authenticate/schema`, 'const'),
+    pointer: `#${headers}/WWW-Authenticate/schema`,
+  },
+  {
+    ruleId: 'rule/rate-limit-headers-are-required-integers',
+    violation: 'X-RateLimit-Reset as a string',
+    mutate: set(`${headers}/X-RateLimit-Reset/schema`, 'type', 'string'),
+    pointer: `#${headers}/X-RateLimit-Reset/schema/type`,
+  },
+  {
+    ruleId: 'rule/rate-limit-headers-are-required-integers',
+    violation: 'X-RateLimit-Limit not required',
+    mutate: set(`${headers}/X-RateLimit-Limit`, 'required', false),
+    pointer: `#${headers}/X-RateLimit-Limit/required`,
+  },
+  {
+    ruleId: 'rule/retry-after-on-429-and-503',
+    violation: 'a 429 without Retry-After',
+    mutate: remove(`${responses}/TooManyRequests/headers`, 'Retry-After'),
+    pointer: `#${responses}/TooManyRequests/headers/Retry-After`,
+  },
+  {
+    ruleId: 'rule/retry-after-on-429-and-503',
+    violation: 'a Retry-After that may be 0',
+    mutate: set(`${headers}/Retry-After/schema`, 'minimum', 0),
+    pointer: `#${headers}/Retry-After/schema/minimum`,
+  },
+  {
+    ruleId: 'rule/operation-with-parameters-declares-400',
+    violation: 'a list with parameters and no 400',
+    mutate: remove(`${listPets}/responses`, '400'),
+    pointer: `#${listPets}/responses`,
+  },
+  {
+    ruleId: 'rule/operation-with-body-declares-400-413-415',
+    violation: 'a create without 413',
+    mutate: remove(`${createPet}/responses`, '413'),
+    pointer: `#${createPet}/responses`,
+    alsoFires: [unused(`${responses}/PayloadTooLarge`)],
+  },
+  {
+    ruleId: 'rule/operation-with-body-declares-400-413-415',
+    violation: 'a create without 415',
+    mutate: remove(`${createPet}/responses`, '415'),
+    pointer: `#${createPet}/responses`,
+    alsoFires: [unused(`${responses}/UnsupportedMediaType`)],
+  },
+  {
+    ruleId: 'rule/item-operation-declares-404',
+    violation: 'a fetch of one item without 404',
+    mutate: remove(`${getPet}/responses`, '404'),
+    pointer: `#${getPet}/responses`,
+  },
+  {
+    ruleId: 'rule/created-response-declares-location',
+    violation: 'a 201 without Location',
+    mutate: remove(`${createPet}/responses/201/headers`, 'Location'),
+    pointer: `#${createPet}/responses/201/headers/Location`,
+    alsoFires: [unused(`${headers}/Location`)],
+  },
+  {
+    ruleId: 'rule/created-response-declares-location',
+    violation: 'a Location that is not required',
+    mutate: set(`${headers}/Location`, 'required', false),
+    pointer: `#${headers}/Location/required`,
+  },
+  {
+    ruleId: 'rule/deprecated-operation-has-successor',
+    violation: 'deprecated: true without x-successor',
+    mutate: remove(getPet, 'x-successor'),
+    pointer: `#${getPet}`,
+  },
+  {
+    ruleId: 'rule/sunset-operation-declares-410',
+    violation: 'x-sunset without a 410',
+    mutate: remove(`${getPet}/responses`, '410'),
+    pointer: `#${getPet}/responses`,
+  },
+  {
+    ruleId: 'rule/deprecated-operation-responses-declare-deprecation-headers',
+    violation: 'a response of a deprecated operation without Sunset',
+    mutate: remove(`${getPet}/responses/404/headers`, 'Sunset'),
+    pointer: `#${getPet}/responses/404/headers`,
+  },
+  {
+    ruleId: 'rule/probe-declares-no-401-or-429',
+    violation: 'a probe that declares a 401',
+    mutate: set(`${getHealth}/responses`, '401', {
+      description: 'No key.',
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: { NoKey: { value: { code: 'unauthorized', message: 'No key.', status: 401 } } },
+        },
+      },
+    }),
+    pointer: `#${getHealth}/responses/401`,
+  },
+  {
+    ruleId: 'rule/probe-declares-no-rate-limit-headers',
+    violation: 'a probe whose 200 declares X-RateLimit-Limit',
+    mutate: set(`${getHealth}/responses/200`, 'headers', {
+      'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+    }),
+    pointer: `#${getHealth}/responses/200/headers/X-RateLimit-Limit`,
+  },
+  {
+    ruleId: 'rule/webhook-sent-without-key',
+    violation: 'a webhook without security: [] (the root requires the key)',
+    mutate: remove(petCreated, 'security'),
+    pointer: `#${petCreated}/security`,
+    // Behind the key, as the root's `security` puts it, it is asked what every such operation is.
+    alsoFires: [
+      { ruleId: 'rule/operation-declares-401-429-and-503', severity: 'error', pointer: `#${petCreated}/responses` },
+      {
+        ruleId: 'rule/response-declares-rate-limit-headers',
+        severity: 'error',
+        pointer: `#${petCreated}/responses/200`,
+      },
+    ],
+  },
+  {
+    ruleId: 'rule/webhook-sent-without-key',
+    violation: 'a webhook sent with the key',
+    mutate: set(petCreated, 'security', [{ bearerAuth: [] }]),
+    pointer: `#${petCreated}/security`,
   },
   {
     ruleId: 'no-unused-components',
@@ -404,7 +691,7 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
   {
     ruleId: 'rule/response-headers-include-rate-limit-headers',
     variant: 'a response with another header besides the three',
-    mutations: [set(`${listPets}/responses/200/headers`, 'Link', { schema: { type: 'string' } })],
+    mutations: [set(`${getPet}/responses/404/headers`, 'ETag', { schema: { type: 'string' } })],
   },
   {
     ruleId: 'rule/deprecated-operation-has-sunset',
@@ -413,8 +700,12 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
   },
   {
     ruleId: 'rule/sunset-is-a-date',
-    variant: "x-sunset: '2031-01-31'",
-    mutations: [set(getPet, 'x-sunset', '2031-01-31')],
+    variant: "x-sunset: '2031-01-31', its Sunset header moved with it",
+    mutations: [
+      set(getPet, 'x-sunset', '2031-01-31'),
+      set(`${headers}/Sunset/schema`, 'const', 'Fri, 31 Jan 2031 00:00:00 GMT'),
+      set(`${headers}/Sunset`, 'example', 'Fri, 31 Jan 2031 00:00:00 GMT'),
+    ],
   },
   {
     ruleId: 'rule/stability-marker-values',
@@ -440,10 +731,10 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
     ruleId: 'animal-store/error-codes',
     variant: 'entries written in another order than the enum',
     mutations: [
-      set(errorCode, 'x-error-codes', {
-        rate_limited: { status: 429, meaning: 'A rate-limit window is used up.' },
-        unauthorized: { status: 401, meaning: 'The API key is missing.' },
-      }),
+      (document) => {
+        const codes = at(document, errorCodes);
+        at(document, errorCode)['x-error-codes'] = Object.fromEntries(Object.entries(codes).reverse());
+      },
     ],
   },
   {
@@ -469,18 +760,7 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
   {
     ruleId: 'animal-store/owner-limit',
     variant: 'a create that declares its 409, with a limit of three',
-    mutations: [
-      set(`${createPet}/responses`, '409', {
-        description: 'The line has three pets.',
-        headers: {
-          'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
-          'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
-          'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
-        },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      }),
-      set(createPet, 'x-owner-limit', { items: 3, code: 'pet_limit_reached' }),
-    ],
+    mutations: [set(createPet, 'x-owner-limit', { items: 3, code: 'pet_limit_reached' })],
   },
   {
     ruleId: 'animal-store/owned-by',
@@ -493,9 +773,25 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
     mutations: [set('', 'x-webhook-delivery', { timeoutSeconds: 10, retryDelaysSeconds: [5, 300, 1800] })],
   },
   {
+    ruleId: 'rule/security-scheme-is-http-bearer',
+    variant: 'the scheme written Bearer (its case does not matter)',
+    mutations: [set('/components/securitySchemes/bearerAuth', 'scheme', 'Bearer')],
+  },
+  {
+    ruleId: 'rule/request-body-schema-is-closed',
+    variant: 'a body that is an array, which has no properties to close',
+    mutations: [
+      set(`${createPet}/requestBody/content/application~1json`, 'schema', {
+        type: 'array',
+        items: { $ref: '#/components/schemas/NewPet' },
+      }),
+      set(`${createPet}/requestBody/content/application~1json/examples/Rex`, 'value', [{ name: 'Rex' }]),
+    ],
+  },
+  {
     ruleId: 'rule/operation-id-camel-case',
     variant: 'a camelCase operationId with a digit',
-    mutations: [set(listPets, 'operationId', 'listPetsV2')],
+    mutations: [set(createPet, 'operationId', 'createPetV2')],
   },
 ];
 
@@ -517,7 +813,7 @@ describe('redocly.yaml custom rules', () => {
     const expected = [{ ruleId, severity: 'error', pointer }, ...alsoFires];
     const findings = await lintFixture(mutate);
     expect(findings).toEqual(expect.arrayContaining(expected));
-    expect(findings).toHaveLength(expected.length);
+    expect(findings, JSON.stringify(findings, null, 1)).toHaveLength(expected.length);
   });
 
   it.each(conformingVariants)('$ruleId stays silent on $variant', async ({ mutations }) => {

@@ -120,7 +120,7 @@ describe('npm run generate', { timeout: 60_000 }, () => {
   it('refuses a request body of a media type the service cannot validate, naming the operation and the type', async () => {
     await workspace.editYaml('openapi/paths/pets.yaml', (document) => {
       const content = document.post.requestBody.content;
-      content['text/plain'] = { schema: { type: 'string', maxLength: 100 } };
+      content['text/plain'] = { schema: { type: 'string', maxLength: 100 }, examples: { Rex: { value: 'Rex' } } };
     });
     const before = await workspace.snapshotGenerated();
 
