@@ -1,8 +1,20 @@
 // Redocly plugin: the rules a program reads from the contract (`x-rate-limits` on a security
 // scheme, `x-max-body-bytes` on an operation that takes a body, `x-error-codes` beside the enum of
-// error codes, `x-transitions` beside the enum of a status) must have the shape the server, the docs and the README generator read. Plain
-// JavaScript, so `redocly lint` loads it as is.
+// error codes, `x-transitions` beside the enum of a status) must have the shape the server, the docs and the README generator read. The
+// plugin also carries the conventions of the API that no configurable rule can say
+// (scripts/lint/conventions.js). Plain JavaScript, so `redocly lint` loads it as is.
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import {
+  CreateFields,
+  Deprecation,
+  ErrorExamples,
+  HeaderExamples,
+  IdempotencyKey,
+  Lists,
+  Probes,
+  VersionSegment,
+  Webhooks,
+} from './conventions.js';
 import { preprocessors } from './shared-answers.js';
 
 /** The marker an operation's description shows its body limit by (scripts/pipeline/rules-prose.ts). */
@@ -237,7 +249,7 @@ const WEBHOOK_DELIVERY_SCHEMA = {
   required: ['timeoutSeconds', 'retryDelaysSeconds'],
   properties: {
     timeoutSeconds: { type: 'integer', minimum: 1, maximum: 300 },
-    retryDelaysSeconds: { type: 'array', items: positiveInteger },
+    retryDelaysSeconds: { type: 'array', minItems: 1, items: positiveInteger },
   },
 };
 
@@ -352,6 +364,16 @@ export default function rulesAsData() {
         'owner-limit': OwnerLimit,
         'owned-by': OwnedBy,
         references: References,
+        // The conventions no configurable rule of redocly.yaml can say: scripts/lint/conventions.js.
+        'header-examples': HeaderExamples,
+        'error-examples': ErrorExamples,
+        deprecation: Deprecation,
+        'version-segment': VersionSegment,
+        probes: Probes,
+        lists: Lists,
+        'create-fields': CreateFields,
+        'idempotency-key': IdempotencyKey,
+        webhooks: Webhooks,
       },
     },
     preprocessors: { oas3: preprocessors },

@@ -673,6 +673,262 @@ const violations: Array<{
     pointer: `#${petCreated}/security`,
   },
   {
+    ruleId: 'animal-store/header-examples',
+    violation: 'a Retry-After example of 0',
+    mutate: set(`${headers}/Retry-After`, 'example', 0),
+    pointer: `#${headers}/Retry-After/example`,
+  },
+  {
+    ruleId: 'animal-store/header-examples',
+    violation: 'a next link example without a cursor',
+    mutate: set(`${headers}/Link-Next`, 'example', '</v1/pets?limit=20>; rel="next"'),
+    pointer: `#${headers}/Link-Next/example`,
+  },
+  {
+    ruleId: 'animal-store/header-examples',
+    violation: 'a named example that does not fit',
+    mutate: set(`${headers}/Location`, 'examples', { Absolute: { value: 'not a reference' } }),
+    pointer: `#${headers}/Location/examples/Absolute/value`,
+  },
+  {
+    ruleId: 'animal-store/error-examples',
+    violation: 'a 400 example saying status 422',
+    mutate: set(`${responses}/BadRequest/content/application~1json/examples/ValidationFailed/value`, 'status', 422),
+    pointer: `#${responses}/BadRequest/content/application~1json/examples/ValidationFailed/value`,
+  },
+  {
+    ruleId: 'animal-store/error-examples',
+    violation: 'a 400 example answering a code x-error-codes gives 404',
+    mutate: set(
+      `${responses}/BadRequest/content/application~1json/examples/ValidationFailed/value`,
+      'code',
+      'not_found',
+    ),
+    pointer: `#${responses}/BadRequest/content/application~1json/examples/ValidationFailed/value`,
+  },
+  {
+    ruleId: 'animal-store/deprecation',
+    violation: 'an x-successor naming no operation',
+    mutate: set(getPet, 'x-successor', 'listAnimals'),
+    pointer: `#${getPet}/x-successor`,
+  },
+  {
+    ruleId: 'animal-store/deprecation',
+    violation: 'an x-successor naming the operation itself',
+    mutate: set(getPet, 'x-successor', 'getPet'),
+    pointer: `#${getPet}/x-successor`,
+  },
+  {
+    ruleId: 'animal-store/deprecation',
+    violation: 'a Sunset a day after x-sunset',
+    mutate: (document) => {
+      set(`${headers}/Sunset/schema`, 'const', 'Fri, 06 Dec 2030 00:00:00 GMT')(document);
+      set(`${headers}/Sunset`, 'example', 'Fri, 06 Dec 2030 00:00:00 GMT')(document);
+    },
+    pointer: `#${headers}/Sunset/schema/const`,
+  },
+  {
+    ruleId: 'animal-store/deprecation',
+    violation: 'a Sunset that is not required',
+    mutate: set(`${headers}/Sunset`, 'required', false),
+    pointer: `#${headers}/Sunset`,
+  },
+  {
+    ruleId: 'animal-store/deprecation',
+    violation: 'a successor Link to another path than x-successor’s',
+    mutate: set(`${headers}/Link-Successor/schema`, 'const', '</v1/animals>; rel="successor-version"'),
+    pointer: `#${headers}/Link-Successor/schema/const`,
+  },
+  {
+    ruleId: 'animal-store/deprecation',
+    violation: 'a Deprecation written as a date',
+    mutate: set(`${headers}/Deprecation/schema`, 'const', '2026-11-21'),
+    pointer: `#${headers}/Deprecation/schema/const`,
+  },
+  {
+    ruleId: 'animal-store/deprecation',
+    violation: 'a Deprecation at the sunset itself',
+    mutate: set(`${headers}/Deprecation/schema`, 'const', `@${Date.parse('2030-12-05T00:00:00Z') / 1000}`),
+    pointer: `#${headers}/Deprecation/schema/const`,
+  },
+  {
+    ruleId: 'animal-store/version-segment',
+    violation: 'version 2.0.0 served under /v1',
+    mutate: set('/info', 'version', '2.0.0'),
+    pointer: '#/servers/0/url',
+  },
+  {
+    ruleId: 'animal-store/version-segment',
+    violation: 'a version that is not semantic',
+    mutate: set('/info', 'version', 'one'),
+    pointer: '#/info/version',
+  },
+  {
+    ruleId: 'animal-store/probes',
+    violation: 'a probe without servers of its own (served under /v1)',
+    mutate: remove('/paths/~1healthz', 'servers'),
+    pointer: '#/paths/~1healthz',
+  },
+  {
+    ruleId: 'animal-store/probes',
+    violation: 'a probe served under the version segment',
+    mutate: set('/paths/~1healthz', 'servers', [{ url: 'http://localhost:3000/v1' }]),
+    pointer: '#/paths/~1healthz/servers/0/url',
+  },
+  {
+    ruleId: 'animal-store/probes',
+    violation: 'a probe served on another origin than the API',
+    mutate: set('/paths/~1healthz', 'servers', [{ url: 'http://localhost:4000' }]),
+    pointer: '#/paths/~1healthz/servers',
+  },
+  {
+    ruleId: 'animal-store/probes',
+    violation: 'a probe that is a POST',
+    mutate: (document) => {
+      const item = at(document, '/paths/~1healthz');
+      item.post = item.get;
+      delete item.get;
+    },
+    pointer: '#/paths/~1healthz/post',
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: 'a list without cursor',
+    mutate: (document) => {
+      (at(document, listPets).parameters as unknown[]).splice(1, 1);
+    },
+    pointer: `#${listPets}`,
+    alsoFires: [unused(`${parameters}/Cursor`)],
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: 'a required limit',
+    mutate: set(`${parameters}/Limit`, 'required', true),
+    pointer: `#${parameters}/Limit`,
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: 'a limit without a default',
+    mutate: remove(`${parameters}/Limit/schema`, 'default'),
+    pointer: `#${parameters}/Limit`,
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: "a page of more than limit's maximum",
+    mutate: set(`${listPets}/responses/200/content/application~1json/schema`, 'maxItems', 500),
+    pointer: `#${listPets}/responses/200/content/application~1json/schema`,
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: 'a cursor that is a number',
+    mutate: set(`${parameters}/Cursor`, 'schema', { type: 'integer' }),
+    pointer: `#${parameters}/Cursor`,
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: 'a list whose 200 has no Link',
+    mutate: remove(`${listPets}/responses/200/headers`, 'Link'),
+    pointer: `#${listPets}/responses/200`,
+    alsoFires: [unused(`${headers}/Link-Next`)],
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: 'a Link required on every page, the last one too',
+    mutate: set(`${headers}/Link-Next`, 'required', true),
+    pointer: `#${headers}/Link-Next`,
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: 'a Link whose schema takes links to another path only',
+    mutate: set(`${headers}`, 'Link-Next', {
+      required: false,
+      schema: { type: 'string', pattern: '^</v1/animals\\?[^>]*cursor=[^&>]+[^>]*>; rel="next"$' },
+      example: '</v1/animals?cursor=abc>; rel="next"',
+    }),
+    pointer: `#${headers}/Link-Next`,
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: 'a Link pattern that takes a link without a cursor, or to another relation',
+    mutate: set(`${headers}/Link-Next/schema`, 'pattern', '^</v1/pets\\?[^>]*>; rel="[a-z]+"$'),
+    pointer: `#${headers}/Link-Next/schema/pattern`,
+  },
+  {
+    ruleId: 'animal-store/lists',
+    violation: "a filter with another schema than the item's field",
+    mutate: set(`${listPets}/parameters/2`, 'schema', { type: 'string' }),
+    pointer: `#${listPets}/parameters/2/schema`,
+  },
+  {
+    ruleId: 'animal-store/create-fields',
+    violation: "a create body field with another schema than the item's",
+    mutate: set(`${newPet}/properties`, 'name', { type: 'string', maxLength: 5 }),
+    pointer: `#${newPet}/properties/name`,
+  },
+  {
+    ruleId: 'animal-store/create-fields',
+    violation: 'a field the create requires and the item does not',
+    mutate: set('/components/schemas/Pet', 'required', ['id', 'status']),
+    pointer: `#${newPet}/required/0`,
+  },
+  {
+    ruleId: 'animal-store/idempotency-key',
+    violation: 'a required Idempotency-Key',
+    mutate: set(`${parameters}/IdempotencyKey`, 'required', true),
+    pointer: `#${parameters}/IdempotencyKey/required`,
+  },
+  {
+    ruleId: 'animal-store/idempotency-key',
+    violation: 'an Idempotency-Key without x-retention-hours',
+    mutate: remove(`${parameters}/IdempotencyKey`, 'x-retention-hours'),
+    pointer: `#${parameters}/IdempotencyKey`,
+  },
+  {
+    ruleId: 'animal-store/idempotency-key',
+    violation: 'a 201 without Idempotent-Replayed',
+    mutate: remove(`${createPet}/responses/201/headers`, 'Idempotent-Replayed'),
+    pointer: `#${createPet}/responses/201`,
+    alsoFires: [unused(`${headers}/Idempotent-Replayed`)],
+  },
+  {
+    ruleId: 'animal-store/idempotency-key',
+    violation: 'no 409 for a repeat while the first is answered',
+    mutate: remove(`${createPet}/responses`, '409'),
+    pointer: `#${createPet}`,
+    alsoFires: [unused(`${responses}/IdempotencyKeyInProgress`)],
+  },
+  {
+    ruleId: 'animal-store/idempotency-key',
+    violation: 'a 409 without Retry-After',
+    mutate: remove(`${responses}/IdempotencyKeyInProgress/headers`, 'Retry-After'),
+    pointer: `#${responses}/IdempotencyKeyInProgress`,
+  },
+  {
+    ruleId: 'animal-store/idempotency-key',
+    violation: 'no 422 for a key reused with another body',
+    mutate: remove(`${createPet}/responses`, '422'),
+    pointer: `#${createPet}`,
+    alsoFires: [unused(`${responses}/IdempotencyKeyReused`)],
+  },
+  {
+    ruleId: 'animal-store/webhooks',
+    violation: 'a webhook whose operationId is not its name',
+    mutate: set(petCreated, 'operationId', 'onPetCreated'),
+    pointer: `#${petCreated}/operationId`,
+  },
+  {
+    ruleId: 'animal-store/webhooks',
+    violation: 'a webhook whose signature header is optional',
+    mutate: set(`${parameters}/WebhookSignature`, 'required', false),
+    pointer: `#${parameters}/WebhookSignature`,
+  },
+  {
+    ruleId: 'animal-store/webhook-delivery',
+    violation: 'no retry at all',
+    mutate: set('', 'x-webhook-delivery', { timeoutSeconds: 10, retryDelaysSeconds: [] }),
+    pointer: '#/x-webhook-delivery',
+  },
+  {
     ruleId: 'no-unused-components',
     violation: 'a schema nothing references',
     mutate: set('/components/schemas', 'Orphan', { type: 'string' }),
@@ -787,6 +1043,36 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
       }),
       set(`${createPet}/requestBody/content/application~1json/examples/Rex`, 'value', [{ name: 'Rex' }]),
     ],
+  },
+  {
+    ruleId: 'animal-store/lists',
+    variant: 'a list without a filter, whose Link has no pattern',
+    mutations: [
+      (document) => {
+        (at(document, listPets).parameters as unknown[]).splice(2, 1);
+      },
+      remove(`${headers}/Link-Next/schema`, 'pattern'),
+    ],
+  },
+  {
+    ruleId: 'animal-store/lists',
+    variant: 'a query parameter named after no field of the items (no filter)',
+    mutations: [set(`${listPets}/parameters/2`, 'name', 'sort')],
+  },
+  {
+    ruleId: 'animal-store/create-fields',
+    variant: 'a body field the item does not have (taken by the create, never answered)',
+    mutations: [set(`${newPet}/properties`, 'nickname', { type: 'string' })],
+  },
+  {
+    ruleId: 'animal-store/create-fields',
+    variant: 'a body field with a default beside the same $ref as the item’s',
+    mutations: [set(`${newPet}/properties/status`, 'default', 'available')],
+  },
+  {
+    ruleId: 'animal-store/idempotency-key',
+    variant: 'a create without an Idempotency-Key',
+    mutations: [remove(createPet, 'parameters'), remove(parameters, 'IdempotencyKey')],
   },
   {
     ruleId: 'rule/operation-id-camel-case',
