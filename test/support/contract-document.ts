@@ -1,5 +1,5 @@
 // The bundled contract as the contract module reads it for every consumer (server, mock, client,
-// docs), typed as OpenAPI objects, with the few lookups the spec tests need. Lookups throw when
+// docs), typed as OpenAPI objects, with the few lookups the tests need. Lookups throw when
 // something is missing, so a test that reaches for an absent operation, response or schema fails
 // with a message naming it.
 
@@ -9,7 +9,6 @@ import type {
   MediaTypeObject,
   OpenAPI3,
   OperationObject,
-  ParameterObject,
   ReferenceObject,
   RequestBodyObject,
   ResponseObject,
@@ -57,12 +56,9 @@ export const operations: LocatedOperation[] = bundled.operations.map(
 
 /**
  * The operations behind the API key, which the rules on keys, rate limits and the Error body
- * concern: every operation but the probes marked `security: []` (see `publicOperations`).
+ * concern: every operation but the probes marked `security: []`.
  */
 export const protectedOperations: LocatedOperation[] = operations.filter((candidate) => !candidate.isPublic);
-
-/** The operations marked `security: []`: the probes, served without a key and outside the rate limits. */
-export const publicOperations: LocatedOperation[] = operations.filter((candidate) => candidate.isPublic);
 
 export function operation(operationId: string): LocatedOperation {
   const found = operations.find((candidate) => candidate.operationId === operationId);
@@ -91,17 +87,6 @@ function responsesOf(located: LocatedOperation[]) {
 
 /** Every (operation, status, response) of the contract, for rules that hold on every response. */
 export const allResponses = responsesOf(operations);
-
-/** Every (operation, status, response) of the operations behind the API key. */
-export const protectedResponses = responsesOf(protectedOperations);
-
-export function parameter(operationId: string, name: string): ParameterObject {
-  const found = (operation(operationId).operation.parameters ?? [])
-    .map((candidate) => resolve<ParameterObject>(candidate))
-    .find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`${operationId} has no parameter ${name}`);
-  return found;
-}
 
 export function requestBody(operationId: string): RequestBodyObject | undefined {
   const body = operation(operationId).operation.requestBody;
