@@ -19,10 +19,7 @@ interface Outcome {
   body: unknown;
 }
 
-const NEW_PET = { name: 'Rex', categoryId: 3 };
 const createPet = (json: string): InvalidRequest => ({ method: 'POST', target: '/v1/pets', json });
-const createPetWith = (fields: Record<string, unknown>): InvalidRequest =>
-  createPet(JSON.stringify({ ...NEW_PET, ...fields }));
 
 const INVALID_REQUESTS: Array<[string, InvalidRequest]> = [
   // listPets: query parameters.
@@ -43,24 +40,10 @@ const INVALID_REQUESTS: Array<[string, InvalidRequest]> = [
   ['petId with a leading zero', { target: '/v1/pets/01' }],
   ['petId with a sign', { target: '/v1/pets/%2B1' }],
   ['petId above 2^53-1', { target: '/v1/pets/9007199254740992' }],
-  // createPet: the body.
+  // createPet: the body, one of each kind of problem at once (the contract suite, which runs on the
+  // mock too, holds every body createPet refuses).
   ['three fields of the wrong type or value', createPet('{"name":5,"categoryId":"a","status":"lost"}')],
   ['an unknown field beside a missing one', createPet('{"nme":"Rex","categoryId":3}')],
-  ['two unknown fields', createPetWith({ colour: 'red', size: 2 })],
-  ['both required fields missing', createPet('{}')],
-  ['an empty name', createPetWith({ name: '' })],
-  ['a name of 101 characters', createPetWith({ name: 'x'.repeat(101) })],
-  ['a name with a control character', createPetWith({ name: 'Re\u0007x' })],
-  ['a name of white space only', createPetWith({ name: ' \t ' })],
-  ['a name with an unpaired surrogate escape', createPet('{"name":"\\ud800","categoryId":3}')],
-  ['categoryId 0', createPetWith({ categoryId: 0 })],
-  ['categoryId above 2^53-1', createPet('{"name":"Rex","categoryId":9007199254740992}')],
-  ['categoryId that is a fraction', createPetWith({ categoryId: 1.5 })],
-  ['categoryId that is a string', createPetWith({ categoryId: '3' })],
-  ['status outside the enumeration', createPetWith({ status: 'lost' })],
-  ['a body that is an array', createPet(JSON.stringify([NEW_PET]))],
-  ['a body that is a string', createPet('"Rex"')],
-  ['a body that is null', createPet('null')],
 ];
 
 async function outcomeOf(
@@ -95,23 +78,4 @@ describe("startMock and the server on requests the contract's validator refuses"
       expect(await outcomeOf(mock.url, AUTHORIZED.Authorization, request)).toEqual(fromServer);
     },
   );
-
-  it('names every field at fault, in the order of the schema, and the first in the message', async () => {
-    const { body } = await outcomeOf(
-      mock.url,
-      AUTHORIZED.Authorization,
-      createPet('{"status":"lost","categoryId":"a","name":5}'),
-    );
-
-    expect(body).toEqual({
-      code: 'validation_failed',
-      message: 'Body field `name` must be a string.',
-      status: 400,
-      details: [
-        { in: 'body', name: 'name', message: 'Body field `name` must be a string.' },
-        { in: 'body', name: 'categoryId', message: 'Body field `categoryId` must be an integer.' },
-        { in: 'body', name: 'status', message: 'Body field `status` must be one of `available`, `pending`, `sold`.' },
-      ],
-    });
-  });
 });

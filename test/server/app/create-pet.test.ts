@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
-import type { Pet, PetStatus } from '../../../generated/openapi.ts';
+import type { Pet } from '../../../generated/openapi.ts';
 import { contract as contractDocument } from '../../support/contract-document.ts';
 import { defined } from '../../support/defined.ts';
 import { expectError, expectJsonContentType, postRaw } from '../../support/http.ts';
@@ -18,62 +18,6 @@ afterAll(() => t.close());
 
 const json = (value: unknown) => JSON.stringify(value);
 const withName = (name: string) => json({ name, categoryId: 1 });
-const withCategoryId = (categoryId: string) => `{"name":"Rex","categoryId":${categoryId}}`;
-
-/** Bodies that hold valid JSON but not a valid NewPet, each with the field its 400 must name. */
-const INVALID_PETS: [label: string, body: string, field: string][] = [
-  ['missing name', json({ categoryId: 1 }), 'name'],
-  ['missing categoryId', json({ name: 'Rex' }), 'categoryId'],
-  ['name as a number', json({ name: 1, categoryId: 1 }), 'name'],
-  ['name as null', json({ name: null, categoryId: 1 }), 'name'],
-  ['categoryId as a string', json({ name: 'Rex', categoryId: '1' }), 'categoryId'],
-  ['categoryId 1.5', withCategoryId('1.5'), 'categoryId'],
-  ['categoryId 0', withCategoryId('0'), 'categoryId'],
-  ['categoryId -1', withCategoryId('-1'), 'categoryId'],
-  ['categoryId 2^53', withCategoryId('9007199254740992'), 'categoryId'],
-  ['categoryId 1e400', withCategoryId('1e400'), 'categoryId'],
-  ['categoryId as a boolean', withCategoryId('true'), 'categoryId'],
-  ['status 1', json({ name: 'Rex', categoryId: 1, status: 1 }), 'status'],
-  ['status lost', json({ name: 'Rex', categoryId: 1, status: 'lost' }), 'status'],
-  ['status Available', json({ name: 'Rex', categoryId: 1, status: 'Available' }), 'status'],
-  ['status null', json({ name: 'Rex', categoryId: 1, status: null }), 'status'],
-  ['an unknown field', json({ name: 'Rex', categoryId: 1, colour: 'brown' }), 'colour'],
-  ['a misspelt field', json({ name: 'Rex', categoryID: 1 }), 'categoryID'],
-  ['an id chosen by the client', json({ id: 7, name: 'Rex', categoryId: 1 }), 'id'],
-  ['name empty', withName(''), 'name'],
-  ['name of spaces only', withName('   '), 'name'],
-  ['name of Unicode whitespace only', withName('\u00a0\u2003\u3000'), 'name'],
-  ['name of 101 characters', withName('a'.repeat(101)), 'name'],
-  ['name of 101 astral characters', withName('😀'.repeat(101)), 'name'],
-  ['name with U+0000', withName('Re\u0000x'), 'name'],
-  ['name with a tab', withName('Re\tx'), 'name'],
-  ['name with a newline', withName('Rex\n'), 'name'],
-  ['name with U+001F', withName('Re\u001fx'), 'name'],
-  ['name with U+007F', withName('Re\u007fx'), 'name'],
-  ['name with U+0085', withName('Re\u0085x'), 'name'],
-  ['name with U+009F', withName('Re\u009fx'), 'name'],
-  ['name with an unpaired surrogate escape', '{"name":"Re\\ud800x","categoryId":1}', 'name'],
-];
-
-const NOT_AN_OBJECT: [label: string, body: string][] = [
-  ['an array', '[]'],
-  ['an array of a pet', json([{ name: 'Rex', categoryId: 1 }])],
-  ['null', 'null'],
-  ['a string', '"Rex"'],
-  ['a number', '42'],
-  ['a boolean', 'true'],
-];
-
-const MALFORMED_JSON: [label: string, body: string][] = [
-  ['an unclosed object', '{"name":"Rex","categoryId":1'],
-  ['a trailing comma', '{"name":"Rex","categoryId":1,}'],
-  ['single quotes', "{'name':'Rex','categoryId':1}"],
-  ['bare text', 'Rex'],
-  ['text after the object', '{"name":"Rex","categoryId":1} x'],
-  ['NaN', '{"name":"Rex","categoryId":NaN}'],
-  ['an empty body', ''],
-  ['a body of whitespace', ' \n\t '],
-];
 
 const UNSUPPORTED_CONTENT_TYPES = [
   'text/plain',
@@ -151,13 +95,6 @@ describe('POST /pets', () => {
     expect((await getPet(t, locationOf(response))).status).toBe('available');
   });
 
-  it.each<PetStatus>(['available', 'pending', 'sold'])('keeps an explicit status %s', async (status) => {
-    const response = await t.request('/v1/pets', { method: 'POST', json: { name: 'Rex', categoryId: 3, status } });
-    expect(response.status).toBe(201);
-    expect(((await response.json()) as Pet).status).toBe(status);
-    expect((await getPet(t, locationOf(response))).status).toBe(status);
-  });
-
   it('assigns ids 1, 2, 3 in creation order', async () => {
     const fresh = await createTestApp();
     const created: number[] = [];
@@ -168,69 +105,6 @@ describe('POST /pets', () => {
     expect(created).toEqual([1, 2, 3]);
     fresh.close();
   });
-
-  it.each([
-    ['leading and trailing spaces', '  Rex  '],
-    ['inner runs of spaces', 'Rex   the   dog'],
-    ['a leading no-break space', '\u00a0Rex'],
-    ['accents and an emoji sequence', 'Émile 🐕‍🦺'],
-    ['non-Latin scripts', '小白 Шарик'],
-    ['one character', 'R'],
-    ['100 characters', 'a'.repeat(100)],
-    ['100 astral characters', '😀'.repeat(100)],
-    ['quotes and backslashes', 'Rex "the" \\dog\\'],
-  ])('stores a name with %s exactly as sent', async (_, name) => {
-    const response = await t.request('/v1/pets', { method: 'POST', json: { name, categoryId: 1 } });
-    expect(response.status).toBe(201);
-    expect(((await response.json()) as Pet).name).toBe(name);
-    expect((await getPet(t, locationOf(response))).name).toBe(name);
-  });
-
-  it.each([
-    ['1.0', 1],
-    ['1e2', 100],
-    ['1E+2', 100],
-    ['100.000', 100],
-    ['1', 1],
-    ['9007199254740991', 9007199254740991],
-  ])('accepts categoryId written as %s, an integral JSON number', async (text, categoryId) => {
-    const response = await postRaw(t, withCategoryId(text));
-    expect(response.status).toBe(201);
-    expect(((await response.json()) as Pet).categoryId).toBe(categoryId);
-  });
-
-  it.each(INVALID_PETS)(
-    'rejects a body with %s with 400 validation_failed naming the field',
-    async (_, body, field) => {
-      await expectError(await postRaw(t, body), 400, 'validation_failed', field);
-    },
-  );
-
-  it.each<[label: string, body: object, fields: string[]]>([
-    [
-      'every field wrong, sent in reverse order',
-      { status: 'lost', categoryId: 'a', name: 5 },
-      ['name', 'categoryId', 'status'],
-    ],
-    ['both required fields missing', {}, ['name', 'categoryId']],
-    ['a misspelt field and the field it misspells missing', { nme: 'Rex', categoryId: 3 }, ['nme', 'name']],
-    [
-      'two unknown fields, then a wrong status',
-      { status: 'lost', name: 'Rex', categoryId: 1, colour: 'red', size: 2 },
-      ['colour', 'size', 'status'],
-    ],
-    [
-      'an unknown field holding an unpaired surrogate, and an empty name',
-      { name: '', tags: ['\ud800'], categoryId: 1 },
-      ['tags', 'name'],
-    ],
-  ])(
-    'rejects a body with %s with one detail per field at fault, unknown fields first, then in NewPet order',
-    async (_, body, fields) => {
-      const error = await expectError(await postRaw(t, json(body)), 400, 'validation_failed', fields[0]);
-      expect(error.details?.map((detail) => [detail.in, detail.name])).toEqual(fields.map((field) => ['body', field]));
-    },
-  );
 
   it('lists no more details than the Error schema allows for a full body of unknown fields, in an answer about its size', async () => {
     const errorSchema = contractDocument.components?.schemas?.Error as unknown as {
@@ -249,24 +123,6 @@ describe('POST /pets', () => {
     expect(error.details).toHaveLength(maxDetails);
     expect(error.details?.[0]?.name).toBe('u0');
     expect(answer.length).toBeLessThan(body.length);
-  });
-
-  it.each(NOT_AN_OBJECT)('rejects a body that is %s with 400 validation_failed', async (_, body) => {
-    const error = await expectError(await postRaw(t, body), 400, 'validation_failed');
-    expect(error.message).toMatch(/body/i);
-  });
-
-  it.each(MALFORMED_JSON)('rejects %s with 400 malformed_json', async (_, body) => {
-    const error = await expectError(await postRaw(t, body), 400, 'malformed_json');
-    expect(error.message).toMatch(/body/i);
-  });
-
-  it('rejects a request without a body with 400 malformed_json', async () => {
-    await expectError(
-      await t.request('/v1/pets', { method: 'POST', headers: { 'Content-Type': 'application/json' } }),
-      400,
-      'malformed_json',
-    );
   });
 
   describe('body size', () => {
@@ -350,7 +206,8 @@ describe('POST /pets', () => {
   it('stores nothing for any rejected request', async () => {
     const fresh = await createTestApp();
     const rejected: Response[] = [];
-    for (const [, body] of [...INVALID_PETS, ...NOT_AN_OBJECT, ...MALFORMED_JSON])
+    // One body of each kind of refusal; the contract suite holds every body createPet refuses.
+    for (const body of [json({ name: 'Rex' }), json([{ name: 'Rex', categoryId: 1 }]), '{"name":"Rex",'])
       rejected.push(await postRaw(fresh, body));
     for (const contentType of UNSUPPORTED_CONTENT_TYPES)
       rejected.push(await postRaw(fresh, withName('Rex'), contentType));

@@ -106,7 +106,6 @@ function post(
 }
 
 const postJson = (value: unknown) => post(JSON.stringify(value));
-const withName = (name: string) => postJson({ name, categoryId: 1 });
 const withCategoryId = (text: string) => post(`{"name":"Rex","categoryId":${text}}`);
 const get =
   (path: string, init: RequestInit = {}): Send =>
@@ -280,8 +279,6 @@ describe('POST /v1/pets', () => {
   const rows: Row[] = [
     // Malformed, truncated and hostile JSON.
     refused('malformed JSON `{name:Rex}`', 400, 'malformed_json', post('{name:Rex}'), { names: 'body' }),
-    refused('truncated JSON `{"name":"Rex"`', 400, 'malformed_json', post('{"name":"Rex"'), { names: 'body' }),
-    refused('a trailing comma', 400, 'malformed_json', post('{"name":"Rex","categoryId":1,}'), { names: 'body' }),
     refused('two JSON documents back to back', 400, 'malformed_json', post(`${VALID_BODY}${VALID_BODY}`), {
       names: 'body',
     }),
@@ -298,19 +295,9 @@ describe('POST /v1/pets', () => {
       post('{"n\\u0061me":"Rex","categoryId":1,"name":"Max"}'),
       { names: 'name' },
     ),
-    refused('categoryId NaN', 400, 'malformed_json', withCategoryId('NaN'), { names: 'body' }),
     refused('categoryId Infinity', 400, 'malformed_json', withCategoryId('Infinity'), { names: 'body' }),
     refused('categoryId with a leading zero (01)', 400, 'malformed_json', withCategoryId('01'), { names: 'body' }),
     refused('categoryId in hex (0x1)', 400, 'malformed_json', withCategoryId('0x1'), { names: 'body' }),
-    refused('an empty body', 400, 'malformed_json', post(''), { names: 'body' }),
-    refused('a body of whitespace only', 400, 'malformed_json', post(' \r\n\t '), { names: 'body' }),
-    refused(
-      'no body at all',
-      400,
-      'malformed_json',
-      (app) => app.request('/v1/pets', { method: 'POST', headers: { 'Content-Type': 'application/json' } }),
-      { names: 'body' },
-    ),
     refused('10,000 unclosed `[` (10,000 bytes)', 400, 'malformed_json', post('['.repeat(10_000)), { names: 'body' }),
     refused(
       '8,000 nested arrays, closed (16,000 bytes): valid JSON, not an object',
@@ -398,24 +385,7 @@ describe('POST /v1/pets', () => {
       { names: 'hasOwnProperty' },
     ),
 
-    // Unknown fields.
-    refused(
-      'an unknown field `colour`',
-      400,
-      'validation_failed',
-      postJson({ name: 'Rex', categoryId: 1, colour: 'brown' }),
-      { names: 'colour' },
-    ),
-    refused('a client-chosen `id`', 400, 'validation_failed', postJson({ id: 1, name: 'Rex', categoryId: 1 }), {
-      names: 'id',
-    }),
-    refused(
-      'a misspelt `categoryID` (named rather than the missing categoryId)',
-      400,
-      'validation_failed',
-      postJson({ name: 'Rex', categoryID: 1 }),
-      { names: 'categoryID' },
-    ),
+    // Many unknown fields (the contract suite holds the bodies NewPet's rules refuse).
     refused(
       '1,500 unknown fields (first `f0`)',
       400,
@@ -426,106 +396,6 @@ describe('POST /v1/pets', () => {
         ...Object.fromEntries(Array.from({ length: 1_500 }, (_, i) => [`f${i}`, 0])),
       }),
       { names: 'f0' },
-    ),
-
-    // categoryId at the edges.
-    refused('categoryId 0', 400, 'validation_failed', withCategoryId('0'), { names: 'categoryId' }),
-    refused('categoryId -1', 400, 'validation_failed', withCategoryId('-1'), { names: 'categoryId' }),
-    refused('categoryId -0', 400, 'validation_failed', withCategoryId('-0'), { names: 'categoryId' }),
-    refused('categoryId 1.5', 400, 'validation_failed', withCategoryId('1.5'), { names: 'categoryId' }),
-    accepted('categoryId 9007199254740991 (2^53-1)', 201, withCategoryId('9007199254740991'), {
-      stored: { ...VALID_PET, categoryId: 9007199254740991 },
-    }),
-    refused('categoryId 9007199254740992 (2^53)', 400, 'validation_failed', withCategoryId('9007199254740992'), {
-      names: 'categoryId',
-    }),
-    accepted('categoryId 1e2 (integral, so an integer)', 201, withCategoryId('1e2'), {
-      stored: { ...VALID_PET, categoryId: 100 },
-    }),
-    accepted(
-      'categoryId 1.0000000000000001 (read as the binary64 double 1, as the contract documents)',
-      201,
-      withCategoryId('1.0000000000000001'),
-      { stored: { ...VALID_PET, categoryId: 1 } },
-    ),
-    refused('categoryId 1e400 (parses to Infinity)', 400, 'validation_failed', withCategoryId('1e400'), {
-      names: 'categoryId',
-    }),
-    refused('categoryId "1" (a string)', 400, 'validation_failed', withCategoryId('"1"'), { names: 'categoryId' }),
-    refused('categoryId [1]', 400, 'validation_failed', withCategoryId('[1]'), { names: 'categoryId' }),
-
-    // status outside the enumeration.
-    refused('status "lost"', 400, 'validation_failed', postJson({ name: 'Rex', categoryId: 1, status: 'lost' }), {
-      names: 'status',
-    }),
-    refused(
-      'status "AVAILABLE"',
-      400,
-      'validation_failed',
-      postJson({ name: 'Rex', categoryId: 1, status: 'AVAILABLE' }),
-      { names: 'status' },
-    ),
-    refused('status ""', 400, 'validation_failed', postJson({ name: 'Rex', categoryId: 1, status: '' }), {
-      names: 'status',
-    }),
-
-    // name at the edges.
-    refused('name empty', 400, 'validation_failed', withName(''), { names: 'name' }),
-    accepted(
-      'name of 100 code points, 50 of them astral (150 UTF-16 units)',
-      201,
-      withName('a'.repeat(50) + '😀'.repeat(50)),
-      { stored: { ...VALID_PET, name: 'a'.repeat(50) + '😀'.repeat(50) } },
-    ),
-    refused(
-      'name of 101 code points, 50 of them astral',
-      400,
-      'validation_failed',
-      withName('a'.repeat(51) + '😀'.repeat(50)),
-      { names: 'name' },
-    ),
-    refused('name of 5,000 characters', 400, 'validation_failed', withName('a'.repeat(5_000)), { names: 'name' }),
-    refused('name of spaces only', 400, 'validation_failed', withName('     '), { names: 'name' }),
-    refused('name of U+200B zero-width spaces only', 400, 'validation_failed', withName('\u200b\u200b\u200b'), {
-      names: 'name',
-    }),
-    refused('name of U+2800 braille blanks only', 400, 'validation_failed', withName('\u2800\u2800'), {
-      names: 'name',
-    }),
-    refused('name of U+3164 hangul fillers only', 400, 'validation_failed', withName('\u3164\u3164'), {
-      names: 'name',
-    }),
-    refused('name of U+FEFF only', 400, 'validation_failed', withName('\ufeff'), { names: 'name' }),
-    refused('name of U+00AD soft hyphens only', 400, 'validation_failed', withName('\u00ad\u00ad'), { names: 'name' }),
-    refused('name of a lone U+202E direction override', 400, 'validation_failed', withName('\u202e'), {
-      names: 'name',
-    }),
-    accepted('name of U+202E then letters (a visible character, stored exactly)', 201, withName('\u202eRex'), {
-      stored: { ...VALID_PET, name: '\u202eRex' },
-    }),
-    refused('name with U+0000', 400, 'validation_failed', withName('Re\u0000x'), { names: 'name' }),
-    refused('name with U+0007', 400, 'validation_failed', withName('Re\u0007x'), { names: 'name' }),
-    refused('name with U+0085', 400, 'validation_failed', withName('Re\u0085x'), { names: 'name' }),
-    refused('name with a tab', 400, 'validation_failed', withName('Re\tx'), { names: 'name' }),
-    refused(
-      'name with a lone high surrogate escape "\\ud800"',
-      400,
-      'validation_failed',
-      post('{"name":"\\ud800","categoryId":1}'),
-      { names: 'name' },
-    ),
-    refused(
-      'name with a lone low surrogate escape inside letters',
-      400,
-      'validation_failed',
-      post('{"name":"Re\\udc00x","categoryId":1}'),
-      { names: 'name' },
-    ),
-    accepted(
-      'name with an escaped surrogate pair "\\ud83d\\ude00" (one character)',
-      201,
-      post('{"name":"\\ud83d\\ude00","categoryId":1}'),
-      { stored: { ...VALID_PET, name: '😀' } },
     ),
 
     // Bytes that are not UTF-8.
