@@ -15,7 +15,7 @@ import { exampleItems } from '../../mock/app/example-items.ts';
 import { startMock } from '../../mock/node/server.ts';
 import { STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/node/stateful-server.ts';
 import { collectionTables, toColumn } from '../../server/storage/collection-tables.ts';
-import { jsonContent, protectedResponses, requestBody, resolve } from '../support/contract-document.ts';
+import { allResponses, componentSchema, jsonContent, requestBody, resolve } from '../support/contract-document.ts';
 import { defined } from '../support/defined.ts';
 import { failStorage } from '../support/failing-storage.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -32,8 +32,9 @@ interface ErrorExample {
 /** Every named example of an Error answer of the contract, with the operations declaring it. */
 const errorExamples = (() => {
   const byName = new Map<string, ErrorExample>();
-  for (const { operationId, status, response } of protectedResponses) {
+  for (const { operationId, status, response } of allResponses) {
     if (Number(status) < 400 || response.content === undefined) continue;
+    if (resolve(jsonContent(response).schema ?? {}) !== componentSchema('Error')) continue;
     for (const [name, example] of Object.entries(jsonContent(response).examples ?? {})) {
       const found = byName.get(name) ?? {
         name,
