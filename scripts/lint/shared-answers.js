@@ -89,7 +89,11 @@ function shareWithWebhooks(root, shared, ctx) {
       operation.responses ??= {};
       for (const [code, ref] of Object.entries(responses)) {
         if (operation.responses[code] !== undefined) continue;
-        const answer = ctx.resolve(ref);
+        // Written in the root, or a file of its own.
+        const answer =
+          ref.$ref === undefined
+            ? { node: ref, location: { source: { absoluteRef: shared.rootFile } } }
+            : ctx.resolve(ref);
         if (answer.node === undefined) {
           ctx.report({
             message: `${EXTENSION}: cannot resolve ${ref.$ref} (webhook ${code}).`,

@@ -37,7 +37,6 @@ const components = (explicit: boolean): Record<string, string> => ({
   'headers/WWW-Authenticate.yaml': header('Challenge'),
   'headers/Limit.yaml': header('Limit'),
   'headers/Deprecation.yaml': header('Deprecated'),
-  'responses/Acknowledged.yaml': 'description: Any 2xx acknowledges the event.\n',
   'parameters/Signature.yaml': 'name: webhook-signature\nin: header\nrequired: true\nschema:\n  type: string\n',
 });
 
@@ -65,7 +64,7 @@ const SHARED = `x-shared-answers:
       - $ref: components/parameters/Signature.yaml
     responses:
       "200":
-        $ref: components/responses/Acknowledged.yaml
+        description: Any 2xx acknowledges the event.
   deprecatedHeaders:
     Deprecation:
       $ref: components/headers/Deprecation.yaml
