@@ -67,9 +67,9 @@ function withEntries(object, entries, before) {
 }
 
 /**
- * Gives each webhook what the root declares for every webhook (`x-shared-answers.webhooks`: its `security`,
- * `parameters` and `responses`) what it does not state, in the places a person writes them. An
- * answer is copied into the webhook's file, as the webhook states its own.
+ * Gives each webhook what `x-shared-answers.webhooks` declares for all of them (`security`,
+ * `parameters`, `responses`) where it states none of its own, in the places a person writes
+ * them. An answer is copied into the webhook's file, as the webhook would state its own.
  */
 function shareWithWebhooks(root, shared, ctx) {
   if (shared.webhooks === undefined) return;
@@ -111,7 +111,7 @@ function shareWithWebhooks(root, shared, ctx) {
  * What the root states, each entry with the file its `$ref` is relative to, so that it can be
  * written into any other file: `responses` every operation behind the key answers, `bodyResponses`
  * by the media type of the request body of those that take one, `headers` on each of their
- * answers, `deprecatedHeaders` on each answer of a deprecated one, too.
+ * answers, `deprecatedHeaders` on each answer of a deprecated one, too; `webhooks` as written.
  */
 function sharedAnswers(declared, rootFile, ctx) {
   const refs = (entries = {}) =>
