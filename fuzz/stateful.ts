@@ -178,9 +178,11 @@ async function sequence(session: Session, create: FuzzOperation, request: FuzzRe
     const linked = linkRequest(session, link, created);
     if (linked) fetches.push(linked);
   }
-  // Neither: the item is fetched by its id, at the collection's item path.
-  if (fetches.length === 0 && fetchOperation)
-    fetches.push(requestOf(fetchOperation, baseParts(session, fetchOperation), 'stateful', 'the item by its id'));
+  // Neither (most APIs send neither): the item is fetched at the collection's item path by the id
+  // its 201 body shows; an id the fuzzer cannot tell is no finding.
+  const byId = fetches.length === 0 && fetchOperation && itemParts(session, create, fetchOperation, created, item);
+  if (fetchOperation && byId)
+    fetches.push(requestOf(fetchOperation, byId, 'stateful', 'the item by the id its 201 body shows'));
   for (const fetch of fetches) {
     const fetched = await run.step(fetch, [created]);
     if (!fetched) return run;
@@ -217,6 +219,31 @@ async function sequence(session: Session, create: FuzzOperation, request: FuzzRe
       return run;
   }
   return run;
+}
+
+/**
+ * The parts of the item's fetch with its path parameters set to the created item's id: a field of
+ * the item of the parameter's kind, else the field named like the parameter, else `id` when the
+ * path has one parameter (`/notes/{noteId}` and `{"id": 7}`). Undefined when a parameter is left.
+ */
+function itemParts(
+  session: Session,
+  create: FuzzOperation,
+  fetch: FuzzOperation,
+  created: Exchange,
+  item: unknown,
+): Parts | undefined {
+  const ids = createdIds(session, create, created, item);
+  const fields = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
+  const parts = baseParts(session, fetch);
+  const inPath = fetch.parameters.filter((parameter) => parameter.in === 'path');
+  for (const parameter of inPath) {
+    const value =
+      ids.get(parameter.resolved) ?? fields[parameter.name] ?? (inPath.length === 1 ? fields.id : undefined);
+    if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+    parts.path[parameter.name] = String(value);
+  }
+  return parts;
 }
 
 /** The ids the create handed out, by kind: its Location's path parameters, its item's fields of its own kinds. */

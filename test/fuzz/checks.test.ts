@@ -6,7 +6,13 @@ import type { OpenApiDocument } from '../../contract/document.ts';
 import type { CheckName } from '../../fuzz/checks.ts';
 import { type FuzzOptions, type FuzzReport, fuzz } from '../../fuzz/run.ts';
 import { readDocument } from '../../fuzz/spec.ts';
-import { type Break, NOTES_KEY, NOTES_SPEC, startNotesServer } from '../support/fuzz/notes-server.ts';
+import {
+  type Break,
+  NOTES_KEY,
+  NOTES_SPEC,
+  type NotesServerOptions,
+  startNotesServer,
+} from '../support/fuzz/notes-server.ts';
 
 let document: OpenApiDocument;
 beforeAll(async () => {
@@ -14,8 +20,12 @@ beforeAll(async () => {
 });
 
 /** A small run: what each case breaks is found by the examples, the boundaries or the first sequences. */
-async function fuzzNotes(breaks: Break | undefined, options: Partial<FuzzOptions> = {}): Promise<FuzzReport> {
-  const server = await startNotesServer(breaks);
+async function fuzzNotes(
+  breaks: Break | undefined,
+  options: Partial<FuzzOptions> = {},
+  server_: NotesServerOptions = {},
+): Promise<FuzzReport> {
+  const server = await startNotesServer(breaks, server_);
   try {
     return await fuzz({ document, baseUrl: server.baseUrl, key: NOTES_KEY, seed: 7, maxExamples: 4, ...options });
   } finally {
@@ -31,6 +41,41 @@ describe('fuzz, against the Notes API as its contract describes it', () => {
     expect(report.findings).toEqual([]);
     for (const [operationId, { requests }] of Object.entries(report.operations))
       expect(requests, `requests to ${operationId}`).toBeGreaterThan(0);
+  });
+});
+
+describe('fuzz, against a Notes API whose creates answer no Location and declare no links', () => {
+  /**
+   * The Notes contract as most APIs are described: the 201 of createNote without `Location` or
+   * links; with `inlineId`, the item path's `noteId` written in place, so that no schema says it
+   * is the kind of the body's `id`.
+   */
+  const described = (inlineId: boolean): OpenApiDocument => {
+    const copy = structuredClone(document);
+    const paths = copy.paths as Record<string, { post?: object; parameters?: Array<{ schema?: object }> }>;
+    const created = (paths['/notes']?.post as { responses: Record<string, Record<string, unknown>> }).responses['201'];
+    delete created?.headers;
+    delete created?.links;
+    const noteId = paths['/notes/{noteId}']?.parameters?.[0];
+    if (inlineId && noteId) noteId.schema = { type: 'integer', minimum: 1, maximum: 1000000 };
+    return copy;
+  };
+
+  it.each([
+    ["a path parameter of the body id's own schema", false],
+    ["a path parameter of a schema of its own, named unlike the body's id", true],
+  ])(
+    'finds nothing on the correct server, fetching each note created by the id its 201 shows, with %s',
+    async (_case, inlineId) => {
+      const report = await fuzzNotes(undefined, { document: described(inlineId) }, { location: false });
+      expect(report.findings).toEqual([]);
+      expect(report.operations.getNote?.requests).toBeGreaterThan(0);
+    },
+  );
+
+  it('still reports the note missing from the list', async () => {
+    const report = await fuzzNotes('listLagsOneWrite', { document: described(false) }, { location: false });
+    expect(found(report)).toEqual([['use_after_create', 'listNotes']]);
   });
 });
 

@@ -104,7 +104,15 @@ async function bodyOf(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString();
 }
 
-export async function startNotesServer(breaks?: Break): Promise<NotesServer> {
+export interface NotesServerOptions {
+  /** Whether a create says where the note is (`Location`), as the contract declares; most APIs do not. Default true. */
+  location?: boolean;
+}
+
+export async function startNotesServer(
+  breaks?: Break,
+  { location = true }: NotesServerOptions = {},
+): Promise<NotesServer> {
   const notes: Note[] = [];
   /** Ids are never reused, also after a delete. */
   let lastId = 0;
@@ -160,7 +168,7 @@ export async function startNotesServer(breaks?: Break): Promise<NotesServer> {
       ...(due === undefined ? {} : { due }),
     };
     notes.push(note);
-    answer(response, 201, note, { Location: `/api/notes/${note.id}` });
+    answer(response, 201, note, location ? { Location: `/api/notes/${note.id}` } : {});
   };
 
   /** The note a path names; undecoded, since a note's id has no character a path would escape. */
