@@ -1,7 +1,9 @@
+import { IDEMPOTENCY_KEY_HEADER as IDEMPOTENCY_KEY } from '../contract/idempotency.ts';
 import type { RequestProblem } from '../contract/problems.ts';
 import type { RequestProblems } from '../contract/request-validator.ts';
 import type { components } from '../generated/openapi.ts';
 import { ERROR_CODE_STATUSES, MAX_ERROR_DETAILS } from '../generated/rules.ts';
+import type { Caller } from './middleware/identify-caller.ts';
 
 export type ErrorBody = components['schemas']['Error'];
 export type ErrorCode = ErrorBody['code'];
@@ -19,7 +21,7 @@ export type AnyErrorStatus = ErrorStatus | 408 | 417 | 431 | 505;
 // once, with what it becomes (an Error body and its status, a 503, an exit code). Every Error answer
 // is made by `errors` below: its code's status comes from the contract's `x-error-codes`, and its
 // sentence is written here alone, so the server, both mocks and MSW answer a case alike and the
-// contract's examples can say exactly that (test/contract/error-examples.test.ts walks them).
+// contract's examples can say exactly that (test/conformance/error-examples.test.ts walks them).
 
 /** `Error` with V8's (Node's, Chromium's) setting of how many frames a new error's stack captures. */
 const V8_ERROR = Error as ErrorConstructor & { stackTraceLimit?: number };
@@ -66,14 +68,9 @@ function orList(values: string[]): string {
 }
 
 /** Who a refused request came from, as its answer names it. */
-type Caller = 'key' | 'address';
-const CALLER: Record<Caller, string> = { key: 'This API key', address: 'This client address' };
+type Refused = 'key' | 'address';
+const CALLER: Record<Refused, string> = { key: 'This API key', address: 'This client address' };
 
-/** How a request without an active key presented itself: no credentials, a malformed header, or an unknown key. */
-export type Credentials = 'none' | 'malformed' | 'bearer';
-
-/** The header a repeatable create is keyed by (contract/idempotency.ts names it for the middleware). */
-const IDEMPOTENCY_KEY = 'Idempotency-Key';
 const RETRY = 'retry after `Retry-After` seconds';
 
 export const errors = {
@@ -108,7 +105,7 @@ export const errors = {
     ),
   invalidIdempotencyKey: (complaint: string) =>
     new ApiError('invalid_idempotency_key', `Header \`${IDEMPOTENCY_KEY}\` ${complaint}.`),
-  unauthorized: (credentials: Credentials) =>
+  unauthorized: (credentials: Caller['credentials']) =>
     new ApiError(
       'unauthorized',
       {
@@ -207,11 +204,11 @@ export const errors = {
     ),
   // The numbers are in the headers (`X-RateLimit-*`, `Retry-After`): a sentence that restated them
   // would differ from one second to the next and from one plan to another.
-  rateLimited: (caller: Caller, retryAfterSeconds: number) =>
+  rateLimited: (caller: Refused, retryAfterSeconds: number) =>
     new ApiError('rate_limited', `${CALLER[caller]} has used up its rate limit for the current window; ${RETRY}.`, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     }),
-  banned: (caller: Caller, retryAfterSeconds: number) =>
+  banned: (caller: Refused, retryAfterSeconds: number) =>
     new ApiError(
       'key_banned',
       `${CALLER[caller]} is temporarily banned for sending requests while rate limited; ${RETRY} and back off exponentially.`,
