@@ -6,6 +6,7 @@ import type { OpenApiDocument } from '../../contract/document.ts';
 import type { CheckName } from '../../fuzz/checks.ts';
 import { type FuzzOptions, type FuzzReport, fuzz } from '../../fuzz/run.ts';
 import { readDocument } from '../../fuzz/spec.ts';
+import { defined } from '../support/defined.ts';
 import {
   type Break,
   NOTES_KEY,
@@ -44,6 +45,12 @@ describe('fuzz, against the Notes API as its contract describes it', () => {
   });
 });
 
+/** As much of a path item as the edit below reads. */
+interface PathItem {
+  post?: { responses: Record<string, Record<string, unknown>> };
+  parameters?: Array<{ schema?: object }>;
+}
+
 describe('fuzz, against a Notes API whose creates answer no Location and declare no links', () => {
   /**
    * The Notes contract as most APIs are described: the 201 of createNote without `Location` or
@@ -52,12 +59,12 @@ describe('fuzz, against a Notes API whose creates answer no Location and declare
    */
   const described = (inlineId: boolean): OpenApiDocument => {
     const copy = structuredClone(document);
-    const paths = copy.paths as Record<string, { post?: object; parameters?: Array<{ schema?: object }> }>;
-    const created = (paths['/notes']?.post as { responses: Record<string, Record<string, unknown>> }).responses['201'];
-    delete created?.headers;
-    delete created?.links;
-    const noteId = paths['/notes/{noteId}']?.parameters?.[0];
-    if (inlineId && noteId) noteId.schema = { type: 'integer', minimum: 1, maximum: 1000000 };
+    const paths = copy.paths as Record<string, PathItem>;
+    const created = defined(paths['/notes']?.post?.responses['201'], "createNote's 201");
+    delete created.headers;
+    delete created.links;
+    const noteId = defined(paths['/notes/{noteId}']?.parameters?.[0], 'the noteId parameter');
+    if (inlineId) noteId.schema = { type: 'integer', minimum: 1, maximum: 1000000 };
     return copy;
   };
 
