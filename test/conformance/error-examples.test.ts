@@ -123,6 +123,17 @@ const ownerLimit = defined(
 );
 const maxBodyBytes = defined(contract.operation('createPet').maxBodyBytes, 'createPet x-max-body-bytes');
 
+/** A new free-plan key listing pets until it is answered `code`, at most `most` times. */
+function freeKeyListing(code: string, most: number): Case {
+  const request = { method: 'GET', path: '/pets' };
+  return {
+    operationId: 'listPets',
+    kind: 'service',
+    request,
+    run: async (send, target) => until(send, { ...request, key: await target.freeKey() }, code, most),
+  };
+}
+
 /** The case of each error example, by the example's name. */
 const CASES: Record<string, Case> = {
   ErrorUnauthorized: {
@@ -238,30 +249,8 @@ const CASES: Record<string, Case> = {
     kind: 'service',
     request: json('POST', '/webhook-endpoints', newEndpoint('https://10.0.0.7/hooks')),
   },
-  ErrorRateLimited: {
-    operationId: 'listPets',
-    kind: 'service',
-    request: { method: 'GET', path: '/pets' },
-    run: async (send, target) =>
-      until(
-        send,
-        { method: 'GET', path: '/pets', key: await target.freeKey() },
-        'rate_limited',
-        freePlan.perMinute + 1,
-      ),
-  },
-  ErrorKeyBanned: {
-    operationId: 'listPets',
-    kind: 'service',
-    request: { method: 'GET', path: '/pets' },
-    run: async (send, target) =>
-      until(
-        send,
-        { method: 'GET', path: '/pets', key: await target.freeKey() },
-        'key_banned',
-        freePlan.perMinute + rateLimits.ban.afterRefusals + 1,
-      ),
-  },
+  ErrorRateLimited: freeKeyListing('rate_limited', freePlan.perMinute + 1),
+  ErrorKeyBanned: freeKeyListing('key_banned', freePlan.perMinute + rateLimits.ban.afterRefusals + 1),
   ErrorGone: { operationId: 'getPet', kind: 'service', world: 'sunset', request: { method: 'GET', path: '/pets/42' } },
   ErrorServiceUnavailable: {
     operationId: 'listPets',

@@ -135,36 +135,21 @@ ${only(`      headers:\n${limitHeader}`)}${only(shared401)}${only(`    "415":\n 
 ${only(`      headers:
         Deprecation:
   ${ref('headers/Deprecation.yaml')}
-${limitHeader}`)}${only(`    "401":
-      description: "No key"
+${limitHeader}`)}${only(`${deprecatedCopy(401, 'No key', `        WWW-Authenticate:\n  ${ref('headers/WWW-Authenticate.yaml')}\n`)}${deprecatedCopy(429, 'Too many')}${deprecatedCopy(503, 'Unavailable')}`)}`;
+}
+
+/** A shared answer as a deprecated operation carries it: a copy, with its headers and the shared ones. */
+function deprecatedCopy(status: number, description: string, ownHeaders = ''): string {
+  return `    "${status}":
+      description: "${description}"
       headers:
-        WWW-Authenticate:
-  ${ref('headers/WWW-Authenticate.yaml')}
-        Deprecation:
+${ownHeaders}        Deprecation:
   ${ref('headers/Deprecation.yaml')}
 ${limitHeader}      content:
         application/json:
           schema:
             type: object
-    "429":
-      description: "Too many"
-      headers:
-        Deprecation:
-  ${ref('headers/Deprecation.yaml')}
-${limitHeader}      content:
-        application/json:
-          schema:
-            type: object
-    "503":
-      description: "Unavailable"
-      headers:
-        Deprecation:
-  ${ref('headers/Deprecation.yaml')}
-${limitHeader}      content:
-        application/json:
-          schema:
-            type: object
-`)}`;
+`;
 }
 
 const HEALTHZ = `get:
