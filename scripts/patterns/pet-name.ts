@@ -1,105 +1,83 @@
-// Derives the contract's PetName `pattern` from the name rule of the product decisions, in the
-// subset of ECMA-262 that the generators consumers use read the same way with or without the `u`
-// flag (orval and hey-api compile it without the flag; Ajv and the service with it):
-// - no `\p{...}` classes: without the flag `\p{Cf}` is the letters p, {, C, f;
-// - no escape of a line terminator: hey-api writes `\uXXXX` escapes into a regex literal as the
-//   characters themselves, and U+2028 ends the literal. The classes list ranges of visible
-//   characters and take U+2028 and U+2029 in from inside a range, never by name;
-// - no escape of a lone surrogate (written out as a character it becomes U+FFFD), and no range
-//   with an end beyond U+FFFF (without the flag it is a range between surrogates, out of order).
-//   A character beyond U+FFFF is named only as a whole surrogate pair, outside ranges, which both
-//   readings take as that one character.
+// Derives the contract's PetName `pattern` from the name rule of the product decisions, in JSON
+// Schema's interoperable subset of regular expressions, so that JavaScript (with and without the
+// `u` flag: orval and hey-api compile without it, Ajv and the service with it), Python's `re`, Go's
+// `regexp` (RE2) and Java read it alike:
+// - no lookaround, backreferences or `\u`, `\x`, `\p` escapes: RE2 has no lookaround, and without
+//   the `u` flag `\p{Cf}` is the letters p, {, C, f. Characters are written as themselves;
+// - no line terminator written into the pattern: hey-api writes the pattern into a regex literal,
+//   which U+2028 would end. Classes name line terminators only from inside a range;
+// - no character beyond U+FFFF and no surrogate named: JavaScript without the flag reads a string as
+//   UTF-16 code units, every other reader as code points. The one class that reaches beyond U+FFFF
+//   is the complement of the characters up to U+FFFF: it takes a whole character beyond U+FFFF in
+//   the readers of code points, either of its surrogates in JavaScript without the flag.
 // `--write` puts the pattern into openapi/components/schemas/PetName.yaml.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 // The rule, with this Node's Unicode data: a name is made of anything but control characters and
-// holds at least one character that is neither white space, format (Cf), default-ignorable, nor
-// U+2800 BRAILLE PATTERN BLANK (which renders as nothing).
+// holds at least one visible character: beyond U+FFFF any character, up to U+FFFF one that is
+// neither white space, format (Cf), default-ignorable, nor U+2800 BRAILLE PATTERN BLANK (which
+// renders as nothing).
 const CONTROL = /^\p{Cc}$/u;
 const INVISIBLE = /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]$/u;
+const LAST_BMP = 0xffff;
 
-const isVisible = (character: string) => !CONTROL.test(character) && !INVISIBLE.test(character);
+/** The name rule itself, which the pattern says: no control character, and a visible one. */
+export function followsNameRule(name: string): boolean {
+  const characters = Array.from(name);
+  return (
+    !characters.some((character) => CONTROL.test(character)) &&
+    characters.some((character) => (character.codePointAt(0) as number) > LAST_BMP || !INVISIBLE.test(character))
+  );
+}
+const isSurrogate = (codePoint: number) => codePoint >= 0xd800 && codePoint <= 0xdfff;
 
-const escaped = (codePoint: number): string =>
-  String.fromCodePoint(codePoint)
-    .split('')
-    .map((unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
-    .join('');
+// A range's ends are written as themselves, so none may mean something else inside a class or
+// end a regex literal (U+2028, U+2029 and the line feed and carriage return controls).
+const UNSAFE_END = /[\\\][^\-\n\r\u2028\u2029]/u;
 
-/** The visible characters up to U+FFFF, surrogates aside, as ranges of a class. */
-function visibleBmpRanges(): string {
+/** The code points up to U+FFFF, surrogates aside, for which `keep` holds, as ranges of a class. */
+function bmpRanges(keep: (character: string) => boolean): string {
   const ranges: string[] = [];
   let start: number | undefined;
-  for (let codePoint = 0; codePoint <= 0x10000; codePoint++) {
-    const visible =
-      codePoint <= 0xffff && (codePoint < 0xd800 || codePoint > 0xdfff) && isVisible(String.fromCharCode(codePoint));
-    if (visible && start === undefined) start = codePoint;
-    if (!visible && start !== undefined) {
+  for (let codePoint = 0; codePoint <= LAST_BMP + 1; codePoint++) {
+    const kept = codePoint <= LAST_BMP && !isSurrogate(codePoint) && keep(String.fromCharCode(codePoint));
+    if (kept && start === undefined) start = codePoint;
+    if (!kept && start !== undefined) {
       const end = codePoint - 1;
-      ranges.push(start === end ? escaped(start) : `${escaped(start)}-${escaped(end)}`);
+      for (const character of [start, end].map((point) => String.fromCharCode(point))) {
+        if (UNSAFE_END.test(character)) throw new Error(`U+${character.charCodeAt(0).toString(16)} cannot end a range`);
+      }
+      ranges.push(
+        start === end ? String.fromCharCode(start) : `${String.fromCharCode(start)}-${String.fromCharCode(end)}`,
+      );
       start = undefined;
     }
   }
   return ranges.join('');
 }
 
-const firstOfLead = (lead: number) => 0x10000 + ((lead - 0xd800) << 10);
-
 /**
- * The invisible characters beyond U+FFFF, as alternatives. Where every character of a high
- * surrogate is invisible (U+E0000 to U+E0FFF), the run of such surrogates is one alternative:
- * `(?![\u0000-A])[\u0000-B]`, with A the character before the run and B its last one, both
- * written as pairs. With the `u` flag it is the code points after A up to B; without it, the
- * ranges end at the high halves, so it is one of the run's high surrogates. Any other invisible
- * character is named whole, as a pair.
- */
-function invisibleAstral(): { alternatives: string; wholeLeads: boolean } {
-  const alternatives: string[] = [];
-  let runStart: number | undefined;
-  const closeRun = (lead: number) => {
-    if (runStart === undefined) return;
-    alternatives.push(`(?![\\u0000-${escaped(firstOfLead(runStart) - 1)}])[\\u0000-${escaped(firstOfLead(lead) - 1)}]`);
-    runStart = undefined;
-  };
-  for (let lead = 0xd800; lead <= 0xdc00; lead++) {
-    const characters = lead < 0xdc00 ? Array.from({ length: 1024 }, (_, low) => firstOfLead(lead) + low) : [];
-    const invisible = characters.filter((codePoint) => !isVisible(String.fromCodePoint(codePoint)));
-    if (characters.length > 0 && invisible.length === characters.length) {
-      // The character before the run must be beyond U+FFFF, so that its escape is a pair.
-      if (lead === 0xd800) throw new Error('U+10000 is invisible: the run cannot be written');
-      runStart ??= lead;
-    } else {
-      closeRun(lead);
-      alternatives.push(...invisible.map(escaped));
-    }
-  }
-  return { alternatives: alternatives.join('|'), wholeLeads: alternatives.some((item) => item.startsWith('(?!')) };
-}
-
-// Without the `u` flag: a low surrogate (U+DC00 to U+DFFE), the end of a pair whose high half an
-// invisible alternative took. With the flag, the lookahead refuses every character. (Without the
-// flag, U+DFFF slips through: the four unassigned U+E03FF, U+E07FF, U+E0BFF, U+E0FFF read as
-// visible there; with the flag, as the service reads it, the pattern is exact.)
-const LOW_HALF = String.raw`(?![\u0000-\uDBFF\uDFFF])[^\u0000-\uD7FF\uE000-\uFFFF]`;
-// With the flag, any character beyond U+FFFF; without it, a high surrogate (the first class
-// reads as U+0000 to U+DBFF and U+DFFF without the flag, everything with it).
-const ASTRAL = String.raw`(?=[\u0000-\uDBFF\uDFFF])[^\u0000-\uD7FF\uE000-\uFFFF]`;
-
-/**
- * Leading invisible characters, one visible character, then anything but control characters.
- * The invisible and visible alternatives are disjoint, so matching stays linear in the length.
+ * Invisible or beyond U+FFFF characters, one visible character, then anything but control
+ * characters. The first class and the visible one are disjoint, so matching stays linear in the
+ * length but for characters beyond U+FFFF before the first visible one up to U+FFFF.
  */
 export function derivePetNamePattern(): string {
-  const visibleBmp = `[${visibleBmpRanges()}]`;
-  const astral = invisibleAstral();
-  const invisible = [
-    String.raw`(?!${visibleBmp})[\u0020\u00A0-\uD7FF\uE000-\uFFFF]`,
-    astral.alternatives,
-    ...(astral.wholeLeads ? [LOW_HALF] : []),
-  ].join('|');
-  const visible = `${visibleBmp}|(?!${astral.alternatives})${ASTRAL}`;
-  return String.raw`^(?:${invisible})*(?:${visible})[^\u0000-\u001F\u007F-\u009F]*$`;
+  const control = bmpRanges((character) => CONTROL.test(character));
+  const visible = bmpRanges((character) => !CONTROL.test(character) && !INVISIBLE.test(character));
+  const upToLastBmp = bmpRanges(() => true);
+  return `^[^${control}${visible}]*(?:[${visible}]|[^${upToLastBmp}])[^${control}]*$`;
+}
+
+/** The pattern as a YAML double-quoted scalar: the characters YAML cannot hold as they are, escaped for YAML. */
+function yamlScalar(text: string): string {
+  const printable = /[\t\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffd]/u;
+  const escapedCharacter = (character: string) => {
+    if (character === '"' || character === '\\') return `\\${character}`;
+    if (printable.test(character)) return character;
+    return `\\u${character.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
+  };
+  return `"${Array.from(text, escapedCharacter).join('')}"`;
 }
 
 const PET_NAME_SCHEMA = fileURLToPath(new URL('../../openapi/components/schemas/PetName.yaml', import.meta.url));
@@ -110,7 +88,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const yaml = readFileSync(PET_NAME_SCHEMA, 'utf8');
     writeFileSync(
       PET_NAME_SCHEMA,
-      yaml.replace(/^pattern: .*$/m, () => `pattern: '${pattern}'`),
+      yaml.replace(/^pattern: .*$/m, () => `pattern: ${yamlScalar(pattern)}`),
     );
   } else {
     process.stdout.write(`${pattern}\n`);

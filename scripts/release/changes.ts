@@ -241,7 +241,11 @@ function productClass(diff: Diff, base: OpenApiDocument, working: OpenApiDocumen
   if (keyword === 'x-max-body-bytes' && typeof diff.before === 'number' && typeof diff.after === 'number')
     return diff.after < diff.before ? 'breaking' : 'non-breaking';
   if (path.some((segment) => segment.startsWith('x-'))) return 'documentation';
-  if (keyword === 'pattern' && acceptTheSameStrings(diff.before, diff.after)) return 'non-breaking';
+  if (keyword === 'pattern') {
+    const change = patternChange(diff.before, diff.after);
+    // More strings accepted where clients send them refuses nothing they sent before.
+    if (change === 'same' || (change === 'wider' && inRequest)) return 'non-breaking';
+  }
   // A limit newly stated on a response narrows only what clients receive.
   if (inResponse && diff.action === 'add' && RESPONSE_LIMIT_KEYWORDS.has(keyword)) return 'non-breaking';
   // A format on a request integer whose range the format holds refuses nothing more.
@@ -265,29 +269,37 @@ function productClass(diff: Diff, base: OpenApiDocument, working: OpenApiDocumen
   }
 }
 
+/** How the strings a pattern accepts changed: the same ones, more (`wider`), or others. */
+type PatternChange = 'same' | 'wider' | 'other';
+
 /**
- * A pattern written another way (say, without Unicode property classes, for generators that do not
- * read them) changes nothing for clients when both accept the same strings. Checked on every code
- * point alone, twice, and before and after a letter: what the contract's patterns decide.
+ * A pattern written another way (say, in the subset every language reads) changes nothing for
+ * clients when both accept the same strings; one that accepts more refuses nothing a client sent
+ * before. Checked on every code point alone, twice, and before and after a letter: what the
+ * contract's patterns decide.
  */
-function acceptTheSameStrings(before: unknown, after: unknown): boolean {
-  if (typeof before !== 'string' || typeof after !== 'string') return false;
+function patternChange(before: unknown, after: unknown): PatternChange {
+  if (typeof before !== 'string' || typeof after !== 'string') return 'other';
   const key = `${before}\n${after}`;
-  let same = samePatterns.get(key);
-  if (same === undefined) {
-    same = true;
+  let found = patternChanges.get(key);
+  if (found === undefined) {
+    let [gained, lost] = [false, false];
     const [old, current] = [new RegExp(before, 'u'), new RegExp(after, 'u')];
-    for (let codePoint = 0; same && codePoint <= 0x10ffff; codePoint++) {
+    for (let codePoint = 0; !lost && codePoint <= 0x10ffff; codePoint++) {
       const character = String.fromCodePoint(codePoint);
-      for (const text of [character, character + character, `a${character}`, `${character}a`])
-        if (old.test(text) !== current.test(text)) same = false;
+      for (const text of [character, character + character, `a${character}`, `${character}a`]) {
+        const [was, is] = [old.test(text), current.test(text)];
+        gained ||= is && !was;
+        lost ||= was && !is;
+      }
     }
-    samePatterns.set(key, same);
+    found = lost ? 'other' : gained ? 'wider' : 'same';
+    patternChanges.set(key, found);
   }
-  return same;
+  return found;
 }
 /** A pattern shows once per operation that uses it: the comparison runs once per pair. */
-const samePatterns = new Map<string, boolean>();
+const patternChanges = new Map<string, PatternChange>();
 
 const RESPONSE_LIMIT_KEYWORDS = new Set([
   'format',

@@ -35,6 +35,15 @@ const accepted: ReadonlyArray<[string, string]> = [
   ['100 characters', 'a'.repeat(100)],
   ['100 code points of letters and combining marks', 'e\u0301'.repeat(50)],
   ['100 emoji (200 UTF-16 code units)', '🐶'.repeat(100)],
+  // Beyond U+FFFF every character counts as visible, format and default-ignorable ones too: the
+  // rule as every language's pattern engine can read it (product decisions, fifth round).
+  ['a tag space beyond U+FFFF (Cf)', '\u{E0020}'],
+  ['a supplementary variation selector (default-ignorable)', '\u{E0100}'],
+  ['a musical symbol format character (Cf)', '\u{1D173}'],
+  ['an Egyptian hieroglyph format control (Cf)', '\u{13430}'],
+  ['a shorthand format control (Cf)', '\u{1BCA0}'],
+  ['a Kaithi number sign (Cf)', '\u{110BD}'],
+  ['invisible characters up to U+FFFF around one beyond', ' \u200B\u{E0020}\u2800'],
 ];
 
 const refused: ReadonlyArray<[string, string]> = [
@@ -55,13 +64,7 @@ const refused: ReadonlyArray<[string, string]> = [
   ['a combining grapheme joiner (default-ignorable)', '\u034F'],
   ['a variation selector (default-ignorable)', '\uFE0F'],
   ['a Braille pattern blank', '\u2800'],
-  ['a tag space beyond U+FFFF (Cf)', '\u{E0020}'],
-  ['a supplementary variation selector (default-ignorable)', '\u{E0100}'],
-  ['a musical symbol format character (Cf)', '\u{1D173}'],
-  ['an Egyptian hieroglyph format control (Cf)', '\u{13430}'],
-  ['a shorthand format control (Cf)', '\u{1BCA0}'],
-  ['a Kaithi number sign (Cf)', '\u{110BD}'],
-  ['only invisible characters of every kind', ' \u200B\u2028\u3164\u2800\u{E0020}'],
+  ['only invisible characters of every kind up to U+FFFF', ' \u200B\u2028\u3164\u2800\uFEFF'],
   ['a NUL', 'Rex\u0000'],
   ['a line feed', 'Re\nx'],
   ['a tab', '\tRex'],
