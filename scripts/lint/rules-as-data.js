@@ -15,6 +15,7 @@ import {
   VersionSegment,
   Webhooks,
 } from './conventions.js';
+import { PortablePatterns } from './portable-patterns.js';
 import { preprocessors } from './shared-answers.js';
 
 /** The marker an operation's description shows its body limit by (scripts/pipeline/rules-prose.ts). */
@@ -374,6 +375,8 @@ export default function rulesAsData() {
         'create-fields': CreateFields,
         'idempotency-key': IdempotencyKey,
         webhooks: Webhooks,
+        // Every pattern read alike by every language: scripts/lint/portable-patterns.js.
+        'portable-patterns': PortablePatterns,
       },
     },
     preprocessors: { oas3: preprocessors },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { lint, lintFromString, loadConfig, parseYaml, stringifyYaml } from '@redocly/openapi-core';
+import { getLineColLocation, lint, lintFromString, loadConfig, parseYaml, stringifyYaml } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES_MARKER } from '../../../scripts/pipeline/rules-prose.ts';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
@@ -81,6 +81,17 @@ async function lintFixture(...mutations: Mutation[]) {
   return [...distinct.values()];
 }
 
+/** Patterns outside JSON Schema's interoperable subset, by the construct the rule names; each takes the fixture's names. */
+const nonPortablePatterns = [
+  { construct: '(?!', pattern: '^(?! )[^\0-\x1F]+$' },
+  { construct: '(?<=', pattern: '^.*(?<=x)$' },
+  { construct: '\\1', pattern: '^([A-Z])\\1?[a-z]+$' },
+  { construct: '\\u0041', pattern: '^[\\u0041-\\u005A][a-z]+$' },
+  { construct: '\\x00', pattern: '^[^\\x00-\\x1F]+$' },
+  { construct: '\\p{L}', pattern: '^\\p{L}+$' },
+  { construct: '\\D', pattern: '^\\D+$' },
+];
+
 const violations: Array<{
   ruleId: string;
   violation: string;
@@ -88,6 +99,28 @@ const violations: Array<{
   pointer: string;
   alsoFires?: Finding[];
 }> = [
+  ...nonPortablePatterns.map(({ construct, pattern }) => ({
+    ruleId: 'animal-store/portable-patterns',
+    violation: `a name pattern with ${construct}`,
+    mutate: set(`${petProperties}/name`, 'pattern', pattern),
+    pointer: `#${petProperties}/name/pattern`,
+  })),
+  {
+    ruleId: 'animal-store/portable-patterns',
+    violation: 'a header pattern with a lookahead',
+    mutate: set(
+      `${headers}/Link-Next/schema`,
+      'pattern',
+      '^</v1/pets\\?(?=[^>]*cursor=)[^>]*cursor=[^&>]+[^>]*>; rel="next"$',
+    ),
+    pointer: `#${headers}/Link-Next/schema/pattern`,
+  },
+  {
+    ruleId: 'animal-store/portable-patterns',
+    violation: 'a patternProperties key with a property class',
+    mutate: set(newPet, 'patternProperties', { '^\\p{Lu}': { type: 'string' } }),
+    pointer: `#${newPet}/patternProperties/^\\p{Lu}`,
+  },
   {
     ruleId: 'rule/operation-declares-401-429-and-503',
     violation: 'an operation without 401',
@@ -943,6 +976,11 @@ const violations: Array<{
 ];
 
 const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mutation[] }> = [
+  {
+    ruleId: 'animal-store/portable-patterns',
+    variant: 'a pattern of characters written as themselves and escaped syntax characters',
+    mutations: [set(`${petProperties}/name`, 'pattern', '^[^\0-\x1F\x7F-\x9F]*[!-~¡-\uFFFF]\\.?\\??$')],
+  },
   { ruleId: 'every rule', variant: 'the conforming fixture as it is', mutations: [] },
   {
     ruleId: 'rule/response-headers-include-rate-limit-headers',
@@ -1105,6 +1143,28 @@ describe('redocly.yaml custom rules', () => {
   it.each(conformingVariants)('$ruleId stays silent on $variant', async ({ mutations }) => {
     expect(await lintFixture(...mutations)).toEqual([]);
   });
+});
+
+describe('animal-store/portable-patterns', () => {
+  it.each(nonPortablePatterns)(
+    'names $construct and the line of the pattern that uses it',
+    async ({ construct, pattern }) => {
+      const document = parseYaml(fixtureSource) as Node;
+      set(`${petProperties}/name`, 'pattern', pattern)(document);
+      const source = stringifyYaml(document);
+      const [problem] = (await lintFromString({ source, absoluteRef: fixturePath, config })).filter(
+        ({ ruleId }) => ruleId === 'animal-store/portable-patterns',
+      );
+      expect(problem?.message).toContain(`\`${construct}\``);
+      const location = problem?.location[0];
+      expect(location?.source.absoluteRef).toBe(fixturePath);
+      // The fixture's first `pattern:` after the Pet schema's line is its name's.
+      const lines = source.split('\n');
+      const pet = lines.indexOf('    Pet:');
+      const line = lines.findIndex((text, index) => index > pet && text.trimStart().startsWith('pattern:')) + 1;
+      expect(location && getLineColLocation(location).start.line).toBe(line);
+    },
+  );
 });
 
 describe('the project contract', () => {
