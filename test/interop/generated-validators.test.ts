@@ -1,8 +1,8 @@
-// Consumers feed generated/openapi.json to their own generators. The validators two of them
-// generate (hey-api's zod plugin, orval's zod client; pinned dev dependencies, run offline from the
-// file) must agree with the service on every name of the table below.
+// Consumers feed generated/openapi.json to their own generators. The validators three of them
+// generate (hey-api's zod plugin, orval's zod client, openapi-zod-client; pinned dev dependencies,
+// run offline from the file) must agree with the service on every name of the table below.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,14 +94,26 @@ beforeAll(async () => {
   app = await createTestApp();
   // Inside the project, so that the generated modules import the project's pinned zod.
   workDir = await mkdtemp(join(REPOSITORY_ROOT, 'node_modules/.cache-interop-'));
+  // openapi-zod-client writes into a folder that must exist.
+  await mkdir(join(workDir, 'openapi-zod-client'));
   await Promise.all([
     run(bin('openapi-ts'), ['-i', contractFile, '-o', join(workDir, 'hey-api'), '-p', 'zod']),
     run(bin('orval'), ['--input', contractFile, '--output', join(workDir, 'orval/api.ts'), '--client', 'zod']),
+    // Its schemas alone: the whole client imports @zodios/core, which wants another zod than the project's.
+    run(bin('openapi-zod-client'), [
+      contractFile,
+      '-o',
+      join(workDir, 'openapi-zod-client/api.ts'),
+      '-t',
+      join(REPOSITORY_ROOT, 'node_modules/openapi-zod-client/src/templates/schemas-only.hbs'),
+    ]),
   ]);
   const heyApi = (await import(join(workDir, 'hey-api/zod.gen.ts'))) as { zNewPet: SafeParser };
   const orval = (await import(join(workDir, 'orval/api.ts'))) as { CreatePetBody: SafeParser };
   generated['hey-api zod'] = (name) => heyApi.zNewPet.safeParse(newPet(name)).success;
   generated['orval zod'] = (name) => orval.CreatePetBody.safeParse(newPet(name)).success;
+  const zodClient = (await import(join(workDir, 'openapi-zod-client/api.ts'))) as { schemas: { NewPet: SafeParser } };
+  generated['openapi-zod-client'] = (name) => zodClient.schemas.NewPet.safeParse(newPet(name)).success;
 }, 120_000);
 
 afterAll(async () => {
