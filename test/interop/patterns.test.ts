@@ -1,8 +1,9 @@
 // Consumers validate with the contract in their own language. Every `pattern` of the bundled
 // contract must compile in each engine they use and judge every string alike: JavaScript with the
 // `u` flag (JSON Schema's reading: Ajv, the service) and without it (orval, hey-api), Python's `re`
-// (jsonschema, openapi-core, Schemathesis) and Go's `regexp` (kin-openapi, oapi-codegen). The only
-// difference allowed is Python's `$`, which also matches before a final line feed.
+// (jsonschema, openapi-core, Schemathesis), Go's `regexp` (kin-openapi, oapi-codegen) and Java's
+// `java.util.regex` (Specmatic, the JVM's validators). The only difference allowed is `$`, which in
+// Python also matches before a final line feed, in Java before any final line terminator.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -119,7 +120,13 @@ interface Judged {
   error?: string;
   verdicts?: boolean[];
 }
-type Engine = 'JavaScript with u' | 'JavaScript without u' | 'Python re' | 'Go regexp';
+type Engine = 'JavaScript with u' | 'JavaScript without u' | 'Python re' | 'Go regexp' | 'Java regex';
+
+/** The final line terminators an engine's `$` also matches before. */
+const DOLLAR_BEFORE: Partial<Record<Engine, string[]>> = {
+  'Python re': ['\n'],
+  'Java regex': ['\r\n', '\n', '\r', '\u0085', '\u2028', '\u2029'],
+};
 
 function inJavaScript(flags: string): Judged[] {
   return patterns.map(({ source }) => {
@@ -133,34 +140,61 @@ function inJavaScript(flags: string): Judged[] {
   });
 }
 
-async function inProcess(command: string, args: string[]): Promise<Judged[]> {
+async function inProcess(command: string, args: string[], input: string): Promise<string> {
   const child = run(command, args, { maxBuffer: 256 * 1024 * 1024, env: { ...process.env, GOTOOLCHAIN: 'local' } });
-  child.child.stdin?.end(JSON.stringify({ patterns: patterns.map(({ source }) => source), strings: corpus }));
-  return JSON.parse((await child).stdout) as Judged[];
+  child.child.stdin?.end(input);
+  return (await child).stdout;
+}
+
+const asJson = () => JSON.stringify({ patterns: patterns.map(({ source }) => source), strings: corpus });
+
+/** Java has no JSON reader of its own: counts, then a line of Base64 per item, answered a line per pattern. */
+async function inJava(): Promise<Judged[]> {
+  const lines = (items: string[]) => [items.length, ...items.map((item) => Buffer.from(item).toString('base64'))];
+  const input = [...lines(patterns.map(({ source }) => source)), ...lines(corpus)].join('\n');
+  const output = await inProcess('java', [path.join(engines, 'Match.java')], `${input}\n`);
+  return output
+    .trimEnd()
+    .split('\n')
+    .map((line) =>
+      line.startsWith('E ') ? { error: line.slice(2) } : { verdicts: Array.from(line.slice(2), (bit) => bit === '1') },
+    );
 }
 
 const hasGo = installed('go', ['version'], 'apt-get install golang-go', 'test/interop/patterns.test.ts');
 const hasPython = installed('python3', ['--version'], 'apt-get install python3', 'test/interop/patterns.test.ts');
+// A source file runs only with the JDK's compiler: the JRE alone cannot.
+const hasJava = installed(
+  'javac',
+  ['-version'],
+  'apt-get install default-jdk-headless',
+  'test/interop/patterns.test.ts',
+);
 const judged = new Map<Engine, Judged[]>();
 
 beforeAll(async () => {
   judged.set('JavaScript with u', inJavaScript('u'));
   judged.set('JavaScript without u', inJavaScript(''));
-  const [python, go] = await Promise.all([
-    hasPython ? inProcess('python3', [path.join(engines, 'match.py')]) : undefined,
-    hasGo ? inProcess('go', ['run', path.join(engines, 'match.go')]) : undefined,
+  const [python, go, java] = await Promise.all([
+    hasPython ? inProcess('python3', [path.join(engines, 'match.py')], asJson()) : undefined,
+    hasGo ? inProcess('go', ['run', path.join(engines, 'match.go')], asJson()) : undefined,
+    hasJava ? inJava() : undefined,
   ]);
-  if (python) judged.set('Python re', python);
-  if (go) judged.set('Go regexp', go);
+  if (python) judged.set('Python re', JSON.parse(python));
+  if (go) judged.set('Go regexp', JSON.parse(go));
+  if (java) judged.set('Java regex', java);
 }, 120_000);
 
-/** What an engine must say of `corpus[index]` given JavaScript's `u` reading, `reference`. */
-function expected(engine: Engine, reference: boolean[], index: number): boolean {
-  const text = corpus[index] as string;
-  if (engine !== 'Python re' || !text.endsWith('\n')) return reference[index] as boolean;
-  // Python's `$` also matches before a final line feed: the string without it may match too.
-  const withoutFinalLineFeed = corpus.indexOf(text.slice(0, -1));
-  return (reference[index] as boolean) || (withoutFinalLineFeed !== -1 && (reference[withoutFinalLineFeed] as boolean));
+const withU = new Map<string, RegExp>();
+const compiledWithU = (source: string) =>
+  withU.get(source) ?? (withU.set(source, new RegExp(source, 'u')).get(source) as RegExp);
+
+/** What an engine must say of `text` for the pattern `source`: what JavaScript with `u` says. */
+function expected(engine: Engine, source: string, text: string): boolean {
+  const reference = compiledWithU(source);
+  // Where `$` also matches before a final line terminator, the string without it may match too.
+  const terminator = DOLLAR_BEFORE[engine]?.find((ending) => text.endsWith(ending));
+  return reference.test(text) || (terminator !== undefined && reference.test(text.slice(0, -terminator.length)));
 }
 
 describe("the contract's patterns, in every consumer's engine", () => {
@@ -175,6 +209,7 @@ describe("the contract's patterns, in every consumer's engine", () => {
     ['JavaScript without u', true],
     ['Python re', hasPython],
     ['Go regexp', hasGo],
+    ['Java regex', hasJava],
   ];
 
   it.each([['JavaScript with u', true] as [Engine, boolean], ...engineNames].filter(([, here]) => here))(
@@ -189,14 +224,14 @@ describe("the contract's patterns, in every consumer's engine", () => {
   );
 
   it.each(engineNames.filter(([, here]) => here))('%s judges every string as JavaScript with u does', (engine) => {
-    const reference = judged.get('JavaScript with u') ?? [];
-    const disagreements = (judged.get(engine) ?? []).flatMap(({ verdicts = [] }, patternIndex) =>
-      verdicts.flatMap((verdict, index) =>
-        verdict === expected(engine, reference[patternIndex]?.verdicts ?? [], index)
+    const disagreements = (judged.get(engine) ?? []).flatMap(({ verdicts = [] }, patternIndex) => {
+      const { at, source } = patterns[patternIndex] as Pattern;
+      return verdicts.flatMap((verdict, index) =>
+        verdict === expected(engine, source, corpus[index] as string)
           ? []
-          : [`${patterns[patternIndex]?.at} ${JSON.stringify(corpus[index])}: ${engine} says ${verdict}`],
-      ),
-    );
+          : [`${at} ${JSON.stringify(corpus[index])}: ${engine} says ${verdict}`],
+      );
+    });
     expect(disagreements.slice(0, 20)).toEqual([]);
   });
 });
