@@ -4,6 +4,7 @@
 // (types, bounds, lengths, patterns, enums, formats, required and unknown properties, items,
 // combinations); where a keyword has no generator the values only come close, and the fuzzer
 // judges each request by the contract's own validators, never by what an arbitrary meant.
+import { RegExpParser, visitRegExpAST } from '@eslint-community/regexpp';
 import fc from 'fast-check';
 import { type JsonObject, resolveRef } from '../contract/document.ts';
 
@@ -75,6 +76,28 @@ export function numberBounds(
   const lower = bound(schema.minimum, schema.exclusiveMinimum, int32 ? -(2 ** 31) : Number.MIN_SAFE_INTEGER, 1);
   const upper = bound(schema.maximum, schema.exclusiveMaximum, int32 ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER, -1);
   return { min: lower.value, max: upper.value, minExcluded: lower.excluded, maxExcluded: upper.excluded };
+}
+
+const patternParser = new RegExpParser({ ecmaVersion: 2025 });
+const PRINTABLE_ASCII = Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index));
+
+/**
+ * Whether fast-check's `stringMatching` can build strings from `pattern`: it has no lookaround, and
+ * each negated class takes a printable ASCII character (fast-check draws a negated class's
+ * characters from printable ASCII and filters them, forever when none fits: `[^\0-\uFFFF]`).
+ */
+function fastCheckBuilds(pattern: RegExp): boolean {
+  let builds = true;
+  visitRegExpAST(patternParser.parseLiteral(String(pattern)), {
+    onAssertionEnter(node) {
+      if (node.kind === 'lookahead' || node.kind === 'lookbehind') builds = false;
+    },
+    onCharacterClassEnter(node) {
+      const negated = new RegExp(`^${node.raw}$`, 'u');
+      if (node.negate && !PRINTABLE_ASCII.some((character) => negated.test(character))) builds = false;
+    },
+  });
+  return builds;
 }
 
 export function stringRules(schema: JsonSchema): { minLength: number; maxLength: number; pattern?: RegExp } {
@@ -262,11 +285,8 @@ export function schemaArbitraries(document: object): SchemaArbitraries {
         { arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength }), weight: 2 },
         { arbitrary: fc.string({ unit: anyCharacter, minLength, maxLength }), weight: 3 },
         { arbitrary: fc.string({ unit: anyCharacter, minLength: maxLength, maxLength }), weight: 1 },
-        // fast-check builds strings from a pattern without lookarounds only; the strings above,
-        // filtered below, cover a pattern with them.
-        ...(pattern && !/\(\?<?[=!]/.test(pattern.source)
-          ? [{ arbitrary: fc.stringMatching(pattern), weight: 2 }]
-          : []),
+        // The strings above, filtered below, cover a pattern fast-check cannot build strings from.
+        ...(pattern && fastCheckBuilds(pattern) ? [{ arbitrary: fc.stringMatching(pattern), weight: 2 }] : []),
       )
       .filter(fits);
   }
