@@ -10,6 +10,7 @@
 //   UTF-16 code units, every other reader as code points. The one class that reaches beyond U+FFFF
 //   is the complement of the characters up to U+FFFF: it takes a whole character beyond U+FFFF in
 //   the readers of code points, either of its surrogates in JavaScript without the flag.
+// - a plain group, not `(?:`: dk.brics.automaton (Specmatic's generator) reads `(?:` as characters.
 // `--write` puts the pattern into openapi/components/schemas/PetName.yaml.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -66,7 +67,7 @@ export function derivePetNamePattern(): string {
   const control = bmpRanges((character) => CONTROL.test(character));
   const visible = bmpRanges((character) => !CONTROL.test(character) && !INVISIBLE.test(character));
   const upToLastBmp = bmpRanges(() => true);
-  return `^[^${control}${visible}]*(?:[${visible}]|[^${upToLastBmp}])[^${control}]*$`;
+  return `^[^${control}${visible}]*([${visible}]|[^${upToLastBmp}])[^${control}]*$`;
 }
 
 /** The pattern as a YAML double-quoted scalar: the characters YAML cannot hold as they are, escaped for YAML. */
