@@ -3,11 +3,11 @@
 // delays and `Prefer` choices, run in the page (or the Node process) that MSW intercepts requests in.
 import { type HttpHandler, type HttpResponseResolver, http } from 'msw';
 import { loadContract } from '../../contract/bundled.ts';
+import { exampleItems } from '../../core/collections/example-items.ts';
 import { createLogger } from '../../core/logger.ts';
 import { createMockApp } from '../../mock/app/app.ts';
 import { exampleAnswers } from '../../mock/app/declared-answers.ts';
 import { parseDelay } from '../../mock/app/delay.ts';
-import { exampleItems } from '../../mock/app/example-items.ts';
 import { SCENARIO_COOKIE } from '../../mock/app/request-choice.ts';
 import { readScenarios, scenarioNamed } from '../../mock/app/scenarios.ts';
 import { fetchWebhook, mockWebhooks } from '../../mock/app/webhooks.ts';

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadContract } from '../../contract/bundled.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
+import { exampleItems } from '../../core/collections/example-items.ts';
 import type { Item } from '../../core/collections/store.ts';
 import type { Plan } from '../../core/keys/plans.ts';
 import { createLogger, type LogLevel } from '../../core/logger.ts';
@@ -13,7 +14,6 @@ import { listen } from '../../node/listen.ts';
 import { createMockApp } from '../app/app.ts';
 import type { DeclaredAnswers } from '../app/declared-answers.ts';
 import type { Delay } from '../app/delay.ts';
-import { exampleItems } from '../app/example-items.ts';
 import { scenarioNamed } from '../app/scenarios.ts';
 import { fetchWebhook, mockWebhooks } from '../app/webhooks.ts';
 import { onlyAllowedHosts } from './allowed-hosts.ts';

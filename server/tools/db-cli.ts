@@ -1,6 +1,6 @@
-// `npm run db:backup`, `npm run db:check` and `npm run db:copy`: the database tool as a process; its commands are in db/commands.ts.
+// `npm run db:backup`, `db:check`, `db:copy` and `db:seed`: the database tool as a process; its commands are in db/commands.ts.
 import { runAsProcess } from '../../node/command-line.ts';
-import { readDatabasePath } from '../process/config.ts';
+import { readDatabasePath, readStorageConfig } from '../process/config.ts';
 import { runDatabaseCommand } from './db/commands.ts';
 
 await runAsProcess('Error', (argv) =>
@@ -8,5 +8,6 @@ await runAsProcess('Error', (argv) =>
     stdout: process.stdout,
     stderr: process.stderr,
     databasePath: readDatabasePath(process.env),
+    storage: () => readStorageConfig(process.env),
   }),
 );

@@ -11,10 +11,9 @@ import { collectionsOf } from '../../contract/collections.ts';
 import { deprecationOf } from '../../contract/deprecation.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import type { ErrorBody } from '../../core/errors.ts';
-import { exampleItems } from '../../mock/app/example-items.ts';
 import { startMock } from '../../mock/node/server.ts';
 import { STATEFUL_MOCK_KEY, startStatefulMock } from '../../mock/node/stateful-server.ts';
-import { collectionTables, toColumn } from '../../server/storage/collection-tables.ts';
+import { seedSqlite } from '../../server/tools/db/seed.ts';
 import { allResponses, componentSchema, jsonContent, requestBody, resolve } from '../support/contract-document.ts';
 import { defined } from '../support/defined.ts';
 import { failStorage } from '../support/failing-storage.ts';
@@ -309,20 +308,6 @@ async function answerOf(response: Response): Promise<Answer> {
 const bodyOf = (request: CaseRequest) =>
   request.body ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
 
-/** The items of the contract's examples, stored under their ids; owned collections stay empty (no key line owns them). */
-function seedExamples(app: TestApp): void {
-  const seeds = exampleItems(contract);
-  for (const table of collectionTables(contract)) {
-    if (table.owner !== undefined) continue;
-    const columns = ['id', ...table.fields.map((field) => field.column)];
-    const insert = app.db.prepare(
-      `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-    );
-    for (const item of seeds.get(table.name) ?? [])
-      insert.run(item.id, ...table.fields.map((field) => toColumn('sqlite', field, item[field.name])));
-  }
-}
-
 /** The server, in-process, a fresh one per world, each seeded with the contract's examples. */
 function serverTarget(): Target & { close(): Promise<void> } {
   const worlds = new Map<World, Promise<TestApp>>();
@@ -336,7 +321,7 @@ function serverTarget(): Target & { close(): Promise<void> } {
   });
   const open = async (world: World) => {
     const app = await createTestApp({ logLevel: 'silent' });
-    seedExamples(app);
+    seedSqlite(app.db, contract);
     if (world === 'sunset') app.clock.set(deprecationOf(contract.operation('getPet')).sunsetAt);
     if (world === 'storageDown') failStorage(app.storage, 'unavailable');
     if (world === 'storageBug') failStorage(app.storage, 'unexpected');

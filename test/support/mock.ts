@@ -2,10 +2,10 @@
 // as the contract module reads them, so that no expected value is written twice.
 import { expect } from 'vitest';
 import { loadContract } from '../../contract/bundled.ts';
+import { exampleItems } from '../../core/collections/example-items.ts';
 import type { Item } from '../../core/collections/store.ts';
 import type { ErrorBody } from '../../core/errors.ts';
 import type { Pet } from '../../generated/openapi.ts';
-import { exampleItems } from '../../mock/app/example-items.ts';
 import { defined } from './defined.ts';
 import { accepts } from './schema-validator.ts';
 

@@ -2,6 +2,7 @@ import { rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PreconditionError, UnavailableError, UsageError } from '../../../core/errors.ts';
 import { parseCommandLine, readArguments } from '../../../node/command-line.ts';
+import type { StorageConfig } from '../../process/config.ts';
 import { isPostgresUrl } from '../../storage/postgres/connection.ts';
 import type { Database } from '../../storage/sqlite/database.ts';
 import { integrityProblems } from '../../storage/sqlite/integrity.ts';
@@ -9,12 +10,14 @@ import { backupDatabase } from './backup.ts';
 import { copySqliteToPostgres, describeCopy } from './copy.ts';
 import { openExistingReadOnly } from './open-existing.ts';
 import { isDamagedDatabaseError } from './problems.ts';
+import { describeSeed, seedDatabase } from './seed.ts';
 import type { DatabaseSummary } from './summary.ts';
 import { describeSummary, summarize } from './summary.ts';
 
 export const USAGE = `Usage: npm run db:backup -- <file>
        npm run db:check
        npm run db:copy -- --from <file> --to <postgres-url>
+       npm run db:seed
 
   db:backup <file>   copy the database to <file>, a new file in an existing folder, while the
                      server keeps running and writing; then check the copy and say what it holds
@@ -26,6 +29,10 @@ export const USAGE = `Usage: npm run db:backup -- <file>
                      database (migrated first), keeping their ids, in one transaction; a
                      database that holds anything already, or a source table the contract
                      does not describe, is refused
+  db:seed            fill an empty database (created and migrated as the server opens it)
+                     with the items of the contract's examples under the ids they show, as
+                     the stateful mock starts with them, in one transaction; a database
+                     whose collections hold any item is refused, named
 
 To restore a backup:
   1. stop the server
@@ -34,8 +41,9 @@ To restore a backup:
      otherwise replay the replaced database's log over the backup)
   4. start the server
 
-The database is DATABASE_PATH (default data/animal-store.db). npm runs the scripts in the
-project folder, so a relative <file> is taken from there.
+The database is DATABASE_PATH (default data/animal-store.db); db:seed fills PostgreSQL at
+DATABASE_URL instead when it is set. npm runs the scripts in the project folder, so a relative
+<file> is taken from there.
 `;
 
 interface Output {
@@ -47,13 +55,16 @@ export interface DatabaseCommandContext {
   stderr: Output;
   /** Only ever opened read-only; never created. */
   databasePath: string;
+  /** The database db:seed fills, read only when it runs, so that a wrong DATABASE_URL stops no backup. */
+  storage: () => StorageConfig;
 }
 
 type Command =
   | { name: 'help' }
   | { name: 'backup'; target: string }
   | { name: 'check' }
-  | { name: 'copy'; from: string; to: string };
+  | { name: 'copy'; from: string; to: string }
+  | { name: 'seed' };
 
 /** Runs the database tool on `argv` (the arguments after the script) and returns the exit code. */
 export async function runDatabaseCommand(argv: readonly string[], context: DatabaseCommandContext): Promise<number> {
@@ -69,7 +80,13 @@ export async function runDatabaseCommand(argv: readonly string[], context: Datab
       case 'check':
         return check(resolve(context.databasePath), context);
       case 'copy':
-        return await copy(command.from, command.to, context);
+        return await change(
+          async () => describeCopy(await copySqliteToPostgres(command.from, command.to), command.from),
+          'copied',
+          context,
+        );
+      case 'seed':
+        return await change(async () => describeSeed(await seedDatabase(context.storage())), 'seeded', context);
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -120,13 +137,18 @@ function check(databasePath: string, { stdout, stderr }: DatabaseCommandContext)
   return 0;
 }
 
-async function copy(from: string, to: string, { stdout, stderr }: DatabaseCommandContext): Promise<number> {
+/** Writes what `work` did; a refusal, or a database that cannot be reached, fails with exit code 1 and one line. */
+async function change(
+  work: () => Promise<string>,
+  done: 'copied' | 'seeded',
+  { stdout, stderr }: DatabaseCommandContext,
+): Promise<number> {
   try {
-    stdout.write(`${describeCopy(await copySqliteToPostgres(from, to), from)}\n`);
+    stdout.write(`${await work()}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof PreconditionError || error instanceof UnavailableError)) throw error;
-    stderr.write(`Error: ${error.message}${error instanceof UnavailableError ? '; nothing was copied' : ''}\n`);
+    stderr.write(`Error: ${error.message}${error instanceof UnavailableError ? `; nothing was ${done}` : ''}\n`);
     return 1;
   }
 }
@@ -165,7 +187,7 @@ function parseCommand(argv: readonly string[]): Command {
 
   switch (name) {
     case undefined:
-      throw new UsageError('A command is required: backup, check or copy.');
+      throw new UsageError('A command is required: backup, check, copy or seed.');
     case 'backup': {
       const [target, extra] = operands;
       if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}": backup takes one file.`);
@@ -177,6 +199,13 @@ function parseCommand(argv: readonly string[]): Command {
         throw new UsageError(`Unexpected argument "${operands[0]}": check takes none; it checks DATABASE_PATH.`);
       }
       return { name: 'check' };
+    case 'seed':
+      if (operands.length > 0) {
+        throw new UsageError(
+          `Unexpected argument "${operands[0]}": seed takes none; it fills DATABASE_URL, or else DATABASE_PATH.`,
+        );
+      }
+      return { name: 'seed' };
     case 'copy':
       return parseCopy(operands, values);
     default:

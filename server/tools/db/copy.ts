@@ -202,6 +202,16 @@ async function continueAfter(
     )
       .pluck()
       .get(table) ?? 0;
+  await continueSequenceAfter(client, table, column, highest);
+}
+
+/** Moves the sequence of `table`'s `column` to `highest`, never back: the next row it numbers gets a higher one. */
+export async function continueSequenceAfter(
+  client: pg.ClientBase,
+  table: string,
+  column: CollectionTable['order'],
+  highest: number,
+): Promise<void> {
   if (highest === 0) return;
   await client.query(
     `SELECT setval(sequence, greatest($2::bigint, coalesce(pg_sequence_last_value(sequence), 0)))
@@ -285,11 +295,11 @@ export function describeCopy(
   return `Copied ${listed(counts)} from ${sourcePath} to ${target}.`;
 }
 
-function counted(count: number, thing: string): string {
+export function counted(count: number, thing: string): string {
   return `${count} ${thing}${count === 1 ? '' : 's'}`;
 }
 
-function listed(items: string[]): string {
+export function listed(items: string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 

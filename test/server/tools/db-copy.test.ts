@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
 import { collectionsOf } from '../../../contract/collections.ts';
 import type { Clock } from '../../../core/clock.ts';
+import { exampleItems } from '../../../core/collections/example-items.ts';
 import { OWNER_FIELD } from '../../../core/collections/owners.ts';
 import type { Item } from '../../../core/collections/store.ts';
 import { createCursorCodec } from '../../../core/pagination/cursor.ts';
-import { exampleItems } from '../../../mock/app/example-items.ts';
 import { openPostgresStorage } from '../../../server/storage/postgres/storage.ts';
 import { openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { statement } from '../../../server/storage/sqlite/statement-cache.ts';
@@ -35,8 +35,10 @@ const clock: Clock = { now: () => (now += 60_000) };
 async function run(argv: string[]) {
   let stdout = '';
   let stderr = '';
+  const unused = join(tempDir(), 'unused.db');
   const code = await runDatabaseCommand(argv, {
-    databasePath: join(tempDir(), 'unused.db'),
+    databasePath: unused,
+    storage: () => ({ engine: 'sqlite', path: unused }),
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });

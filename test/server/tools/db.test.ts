@@ -39,6 +39,7 @@ async function run(argv: string[], databasePath: string) {
   let stderr = '';
   const code = await runDatabaseCommand(argv, {
     databasePath,
+    storage: () => ({ engine: 'sqlite', path: databasePath }),
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
@@ -309,7 +310,7 @@ describe('db help', () => {
 
 describe('db tools with bad arguments', () => {
   it.each<[string, string[], RegExp]>([
-    ['no command', [], /A command is required: backup, check or copy/],
+    ['no command', [], /A command is required: backup, check, copy or seed/],
     ['an unknown command', ['restore', 'backup.db'], /Unknown command "restore"/],
     ['backup without a file', ['backup'], /needs the file to write the backup to/],
     ['backup with an empty file name', ['backup', ''], /needs the file to write the backup to/],

@@ -1,8 +1,9 @@
-// What the mocks' collections hold by default: every item the contract's examples show.
+// What the mocks' collections hold by default, and what `npm run db:seed` stores: every item the
+// contract's examples show.
 
 import { collectionsOf } from '../../contract/collections.ts';
 import type { Contract } from '../../contract/contract.ts';
-import type { Item } from '../../core/collections/store.ts';
+import type { Item } from './store.ts';
 
 /**
  * For each collection, every item the contract shows in an example of a successful answer of its
