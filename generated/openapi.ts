@@ -1516,10 +1516,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    /**
-                     * @description Path of the placed order.
-                     * @example /v1/store/orders/7
-                     */
+                    /** @description Path of the placed order. */
                     Location: string;
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1747,10 +1744,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    /**
-                     * @description Path of the registered endpoint.
-                     * @example /v1/webhook-endpoints/we_3kT9qWmZx1B7vLp0aRn5Yc
-                     */
+                    /** @description Path of the registered endpoint. */
                     Location: string;
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
