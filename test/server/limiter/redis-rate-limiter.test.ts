@@ -194,6 +194,10 @@ describe.skipIf(!redisUp)('redis limiter: state in Redis', () => {
           for (const { bucket, advanceMs } of steps) {
             clock.advance(advanceMs);
             expect(await shared.hit(bucket, limits)).toEqual(await memory.hit(bucket, limits));
+            // Redis expires a hash in real time, while this clock jumps: on a loaded machine a hash
+            // kept for a second of the fake clock could go between two steps of the same instant.
+            // The rules read what is over from the fields themselves; the expiry has its own test.
+            await redis.persist(`${prefix}${run}:${bucket}`);
           }
         },
       ),
