@@ -1,9 +1,14 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadContract } from '../../../contract/bundled.ts';
 import { type Clock, systemClock } from '../../../core/clock.ts';
 import { createLogger } from '../../../core/logger.ts';
 import { listen } from '../../../node/listen.ts';
 import { clientAddressResolver } from '../../../server/app/client-address.ts';
+import type { StorageConfig } from '../../../server/process/config.ts';
 import { openService } from '../../../server/service.ts';
+import { seedDatabase } from '../../../server/tools/db/seed.ts';
 import { failStorage, type StorageFailure } from '../failing-storage.ts';
 
 export interface RealServer {
@@ -20,22 +25,30 @@ export interface RealServerOptions {
   freePlanKeys?: number;
   /** Every read and write of the collections fails (test/support/failing-storage.ts); keys still work. */
   failingStorage?: StorageFailure;
+  /** The database starts with the contract's example items under their ids, as `npm run db:seed` fills it. */
+  seeded?: boolean;
 }
+
+/** A public address (example.com's, in no range a webhook target is refused for). */
+const PUBLIC_DOCUMENTATION_ADDRESS = '93.184.215.14';
 
 /**
  * The service wired as `server/process/main.ts` wires it (SQLite, real keys and limiters, the socket's
- * peer address), in memory, listening on a free port of 127.0.0.1.
+ * peer address), in memory unless seeded, listening on a free port of 127.0.0.1.
  */
-/** A public address (example.com's, in no range a webhook target is refused for). */
-const PUBLIC_DOCUMENTATION_ADDRESS = '93.184.215.14';
 
 export async function startRealServer({
   clock = systemClock,
   freePlanKeys = 0,
   failingStorage,
+  seeded = false,
 }: RealServerOptions = {}): Promise<RealServer> {
+  // db:seed fills a database another process opens: a file of its own, not this process's memory.
+  const seedDir = seeded ? await mkdtemp(join(tmpdir(), 'seeded-server-')) : undefined;
+  const storage: StorageConfig = { engine: 'sqlite', path: seedDir ? join(seedDir, 'animal-store.db') : ':memory:' };
+  if (seedDir) await seedDatabase(storage);
   const service = await openService({
-    storage: { engine: 'sqlite', path: ':memory:' },
+    storage,
     clock,
     logger: createLogger('silent'),
     clientAddress: clientAddressResolver(false),
@@ -63,7 +76,8 @@ export async function startRealServer({
     freePlanKeys: free,
     close: async () => {
       await listening.close();
-      service.close();
+      await service.close();
+      if (seedDir) await rm(seedDir, { recursive: true, force: true });
     },
   };
 }
