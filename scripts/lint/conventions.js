@@ -135,9 +135,39 @@ function eachPathOperation(visit) {
 /** An operation served without a key and outside the rate limits: `security: []`. */
 const isPublic = (operation) => Array.isArray(operation.security) && operation.security.length === 0;
 
-/** Every `example` and named example of a header fits the header's schema. */
+/** The names of a response's body examples, over all its media types. */
+function exampleNames(response) {
+  const media = Object.values(isObject(response.content) ? response.content : {});
+  return [...new Set(media.flatMap((type) => (isObject(type?.examples) ? Object.keys(type.examples) : [])))];
+}
+
+/**
+ * Every `example` and named example of a header fits the header's schema, and a required header
+ * has a value in each named example of its response: Specmatic and Prism pair a header's named
+ * example with the body's of the same name, and Specmatic refuses to load a body example whose
+ * required header has none. A header component's one `example` stands for every example of the
+ * responses that use it; an inline header's does not, for Specmatic.
+ */
 export function HeaderExamples() {
   return {
+    Response: {
+      enter(response, ctx) {
+        const names = exampleNames(response);
+        for (const [name, entry] of Object.entries(isObject(response.headers) ? response.headers : {})) {
+          const header = resolved(entry, ctx.location.child(['headers', name]), ctx).node;
+          if (!isObject(header) || header.required !== true) continue;
+          const named = isObject(header.examples) ? header.examples : {};
+          const forEvery = isRef(entry) && header.example !== undefined && Object.keys(named).length === 0;
+          const missing = forEvery ? [] : names.filter((example) => !(example in named));
+          if (missing.length === 0) continue;
+          const [first] = missing;
+          ctx.report({
+            message: `The required header ${name} has no value in the example${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of this response: name one under each (\`examples: { ${first}: { value: ... } }\`)${isRef(entry) ? '' : ', or $ref a header component whose one `example` stands for all'}.`,
+            location: ctx.location.child(['headers', name]).key(),
+          });
+        }
+      },
+    },
     Header: {
       enter(header, ctx) {
         if (header.schema === undefined) return;

@@ -40,6 +40,13 @@ const parentId = (references: unknown) =>
 const parentIdByRef = (references: unknown) =>
   set(petProperties, 'parentId', { $ref: '#/components/schemas/Pet/properties/name', 'x-references': references });
 
+/** createPet's Location written in its 201 rather than taken from the component, with the given examples. */
+const inlineLocation = (examples: Node): Node => ({
+  required: true,
+  schema: { type: 'string', format: 'uri-reference' },
+  ...examples,
+});
+
 function at(document: Node, pointer: string): Node {
   return pointer
     .split('/')
@@ -58,6 +65,14 @@ const remove =
   (pointer: string, key: string): Mutation =>
   (document) => {
     delete at(document, pointer)[key];
+  };
+
+/** A header's `const` changed with its example, so that only the rule under test sees the change. */
+const headerConst =
+  (name: string, value: string): Mutation =>
+  (document) => {
+    set(`${headers}/${name}/schema`, 'const', value)(document);
+    set(`${headers}/${name}`, 'example', value)(document);
   };
 
 /** The finding of a component that a mutation left without any reference. */
@@ -584,7 +599,10 @@ const violations: Array<{
   {
     ruleId: 'rule/rate-limit-headers-are-required-integers',
     violation: 'X-RateLimit-Reset as a string',
-    mutate: set(`${headers}/X-RateLimit-Reset/schema`, 'type', 'string'),
+    mutate: (document) => {
+      set(`${headers}/X-RateLimit-Reset/schema`, 'type', 'string')(document);
+      set(`${headers}/X-RateLimit-Reset`, 'example', '1767225600')(document);
+    },
     pointer: `#${headers}/X-RateLimit-Reset/schema/type`,
   },
   {
@@ -720,8 +738,21 @@ const violations: Array<{
   {
     ruleId: 'animal-store/header-examples',
     violation: 'a named example that does not fit',
-    mutate: set(`${headers}/Location`, 'examples', { Absolute: { value: 'not a reference' } }),
-    pointer: `#${headers}/Location/examples/Absolute/value`,
+    mutate: set(`${headers}/Location`, 'examples', { Rex: { value: 'not a reference' } }),
+    pointer: `#${headers}/Location/examples/Rex/value`,
+  },
+  {
+    ruleId: 'animal-store/header-examples',
+    violation: "an inline required Location whose one example stands for none of the 201's named examples",
+    mutate: set(`${createPet}/responses/201/headers`, 'Location', inlineLocation({ example: '/v1/pets/1' })),
+    pointer: `#${createPet}/responses/201/headers/Location`,
+    alsoFires: [unused(`${headers}/Location`)],
+  },
+  {
+    ruleId: 'animal-store/header-examples',
+    violation: "a Location component naming a value for another example than the 201's",
+    mutate: set(`${headers}/Location`, 'examples', { Mittens: { value: '/v1/pets/2' } }),
+    pointer: `#${createPet}/responses/201/headers/Location`,
   },
   {
     ruleId: 'animal-store/error-examples',
@@ -769,19 +800,19 @@ const violations: Array<{
   {
     ruleId: 'animal-store/deprecation',
     violation: 'a successor Link to another path than x-successor’s',
-    mutate: set(`${headers}/Link-Successor/schema`, 'const', '</v1/animals>; rel="successor-version"'),
+    mutate: headerConst('Link-Successor', '</v1/animals>; rel="successor-version"'),
     pointer: `#${headers}/Link-Successor/schema/const`,
   },
   {
     ruleId: 'animal-store/deprecation',
     violation: 'a Deprecation written as a date',
-    mutate: set(`${headers}/Deprecation/schema`, 'const', '2026-11-21'),
+    mutate: headerConst('Deprecation', '2026-11-21'),
     pointer: `#${headers}/Deprecation/schema/const`,
   },
   {
     ruleId: 'animal-store/deprecation',
     violation: 'a Deprecation at the sunset itself',
-    mutate: set(`${headers}/Deprecation/schema`, 'const', `@${Date.parse('2030-12-05T00:00:00Z') / 1000}`),
+    mutate: headerConst('Deprecation', `@${Date.parse('2030-12-05T00:00:00Z') / 1000}`),
     pointer: `#${headers}/Deprecation/schema/const`,
   },
   {
@@ -983,6 +1014,18 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
   },
   { ruleId: 'every rule', variant: 'the conforming fixture as it is', mutations: [] },
   {
+    ruleId: 'animal-store/header-examples',
+    variant: "an inline required Location naming its value under the 201's example",
+    mutations: [
+      set(
+        `${createPet}/responses/201/headers`,
+        'Location',
+        inlineLocation({ examples: { Rex: { value: '/v1/pets/1' } } }),
+      ),
+      remove(headers, 'Location'),
+    ],
+  },
+  {
     ruleId: 'rule/response-headers-include-rate-limit-headers',
     variant: 'a response with another header besides the three',
     mutations: [set(`${getPet}/responses/404/headers`, 'ETag', { schema: { type: 'string' } })],
@@ -995,11 +1038,7 @@ const conformingVariants: Array<{ ruleId: string; variant: string; mutations: Mu
   {
     ruleId: 'rule/sunset-is-a-date',
     variant: "x-sunset: '2031-01-31', its Sunset header moved with it",
-    mutations: [
-      set(getPet, 'x-sunset', '2031-01-31'),
-      set(`${headers}/Sunset/schema`, 'const', 'Fri, 31 Jan 2031 00:00:00 GMT'),
-      set(`${headers}/Sunset`, 'example', 'Fri, 31 Jan 2031 00:00:00 GMT'),
-    ],
+    mutations: [set(getPet, 'x-sunset', '2031-01-31'), headerConst('Sunset', 'Fri, 31 Jan 2031 00:00:00 GMT')],
   },
   {
     ruleId: 'rule/stability-marker-values',
