@@ -80,6 +80,8 @@ export function numberBounds(
 
 const patternParser = new RegExpParser({ ecmaVersion: 2025 });
 const PRINTABLE_ASCII = Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index));
+/** fastCheckBuilds' answers by pattern: a schema's pattern is asked again for each arbitrary built from it. */
+const buildsBySource = new Map<string, boolean>();
 
 /**
  * Whether fast-check's `stringMatching` can build strings from `pattern`: it has no lookaround, and
@@ -87,6 +89,8 @@ const PRINTABLE_ASCII = Array.from({ length: 0x7f - 0x20 }, (_, index) => String
  * characters from printable ASCII and filters them, forever when none fits: `[^\0-\uFFFF]`).
  */
 function fastCheckBuilds(pattern: RegExp): boolean {
+  const known = buildsBySource.get(pattern.source);
+  if (known !== undefined) return known;
   let builds = true;
   visitRegExpAST(patternParser.parseLiteral(String(pattern)), {
     onAssertionEnter(node) {
@@ -97,6 +101,7 @@ function fastCheckBuilds(pattern: RegExp): boolean {
       if (node.negate && !PRINTABLE_ASCII.some((character) => negated.test(character))) builds = false;
     },
   });
+  buildsBySource.set(pattern.source, builds);
   return builds;
 }
 

@@ -24,8 +24,6 @@ export interface CopyReport {
   target: string;
 }
 
-/** The target holds data already; copying into it would mix two services' data, keys or cursors. */
-
 /** Rows per INSERT: large enough that a million rows take a thousand round trips, small enough for any server. */
 const BATCH_ROWS = 1_000;
 
