@@ -36,14 +36,13 @@ const PUBLIC_DOCUMENTATION_ADDRESS = '93.184.215.14';
  * The service wired as `server/process/main.ts` wires it (SQLite, real keys and limiters, the socket's
  * peer address), in memory unless seeded, listening on a free port of 127.0.0.1.
  */
-
 export async function startRealServer({
   clock = systemClock,
   freePlanKeys = 0,
   failingStorage,
   seeded = false,
 }: RealServerOptions = {}): Promise<RealServer> {
-  // db:seed fills a database another process opens: a file of its own, not this process's memory.
+  // Seeded by its path, as `npm run db:seed` does: a file, since each opening of `:memory:` is a database of its own.
   const seedDir = seeded ? await mkdtemp(join(tmpdir(), 'seeded-server-')) : undefined;
   const storage: StorageConfig = { engine: 'sqlite', path: seedDir ? join(seedDir, 'animal-store.db') : ':memory:' };
   if (seedDir) await seedDatabase(storage);
