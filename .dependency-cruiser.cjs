@@ -11,7 +11,7 @@ module.exports = {
       comment: 'contract/ is the one reader of the bundled document: it imports generated/ and nothing else of ours.',
       severity: 'error',
       from: { path: inside('contract') },
-      to: { path: inside('core', 'fuzz', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'openapi') },
+      to: { path: inside('core', 'fuzz', 'mcp', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'openapi') },
     },
     {
       name: 'pipeline-reads-the-working-copy',
@@ -34,14 +34,14 @@ module.exports = {
         'node/ is the Node.js layer the server, the mocks and the tools stand on (listening, the HTTP/1.1 front, log output): it imports the core and generated/, nothing above it.',
       severity: 'error',
       from: { path: inside('node') },
-      to: { path: inside('server', 'mock', 'client', 'scripts', 'test', 'bench', 'contract') },
+      to: { path: inside('server', 'mock', 'mcp', 'client', 'scripts', 'test', 'bench', 'contract') },
     },
     {
       name: 'core-is-shared-by-all',
       comment: 'The app core is what server, mocks and MSW share: it imports only contract/ and generated/.',
       severity: 'error',
       from: { path: inside('core') },
-      to: { path: inside('fuzz', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'node') },
+      to: { path: inside('fuzz', 'mcp', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'node') },
     },
     {
       name: 'core-is-browser-safe',
@@ -55,14 +55,14 @@ module.exports = {
       comment: 'server/ imports the core and the contract, never the pipeline, the mocks or the client.',
       severity: 'error',
       from: { path: inside('server') },
-      to: { path: inside('fuzz', 'mock', 'client', 'scripts', 'test', 'bench') },
+      to: { path: inside('fuzz', 'mcp', 'mock', 'client', 'scripts', 'test', 'bench') },
     },
     {
       name: 'mock-from-the-core',
       comment: 'mock/ serves from the core and the contract, never from the pipeline, the client or the tests.',
       severity: 'error',
       from: { path: inside('mock') },
-      to: { path: inside('fuzz', 'client', 'scripts', 'test', 'bench') },
+      to: { path: inside('fuzz', 'mcp', 'client', 'scripts', 'test', 'bench') },
     },
     {
       name: 'mock-not-the-server-service',
@@ -93,8 +93,31 @@ module.exports = {
       severity: 'error',
       from: { path: inside('fuzz') },
       to: {
-        path: inside('core', 'server', 'mock', 'client', 'scripts', 'test', 'bench', 'generated', 'support', 'openapi'),
+        path: inside(
+          'core',
+          'mcp',
+          'server',
+          'mock',
+          'client',
+          'scripts',
+          'test',
+          'bench',
+          'generated',
+          'support',
+          'openapi',
+        ),
         pathNot: '^core/errors\\.ts$',
+      },
+    },
+    {
+      name: 'mcp-stands-on-the-contract',
+      comment:
+        'mcp/ offers the contract’s operations as tools for agents: it reads contract/, calls through the client package, starts the stateful mock for --mock, and takes the Node layer’s command line and the error catalogue; nothing of the server, the pipeline, the fuzzer or the tests.',
+      severity: 'error',
+      from: { path: inside('mcp') },
+      to: {
+        path: inside('core', 'server', 'mock', 'fuzz', 'scripts', 'test', 'bench', 'support', 'generated', 'openapi'),
+        pathNot: '^(core/errors|mock/node/stateful-server)\\.ts$',
       },
     },
     {
@@ -103,14 +126,14 @@ module.exports = {
         'client/ is the package others install: it takes the core, the browser-safe mock and the contract, nothing of the server or the tools.',
       severity: 'error',
       from: { path: inside('client') },
-      to: { path: '^(fuzz|server|node|mock/node|scripts|test|bench)/' },
+      to: { path: '^(fuzz|mcp|server|node|mock/node|scripts|test|bench)/' },
     },
     {
       name: 'scripts-read-the-contract',
       comment: 'The pipeline reads the contract through contract/; it never imports what it builds or checks.',
       severity: 'error',
       from: { path: inside('scripts'), pathNot: '^scripts/docs/console/' },
-      to: { path: inside('server', 'mock', 'client', 'core', 'test', 'bench') },
+      to: { path: inside('server', 'mock', 'mcp', 'client', 'core', 'test', 'bench') },
     },
     {
       name: 'docs-console-uses-the-package',

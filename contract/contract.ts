@@ -24,6 +24,8 @@ export interface ContractParameter {
   name: string;
   in: 'query' | 'path' | 'header' | 'cookie';
   required: boolean;
+  /** What the parameter means, as the contract says it. */
+  description?: string;
   /** The parameter's schema as it stands in the document (`$ref`s left in place). */
   schema: JsonSchema;
   /** The same schema with its own `$ref` followed, to read `type`. */
@@ -245,6 +247,7 @@ function readParameter(document: OpenApiDocument, node: unknown): ContractParame
     name: parameter.name as string,
     in: parameter.in as ContractParameter['in'],
     required: parameter.required === true,
+    ...(typeof parameter.description === 'string' && { description: parameter.description }),
     schema,
     resolvedSchema: resolveRef(document, schema),
   };

@@ -10,7 +10,7 @@ export interface ServerObject {
 
 /** The parts of an OpenAPI 3.1 bundle read here; the rest passes through untouched. */
 export interface OpenApiDocument extends JsonObject {
-  info: { title: string; version: string };
+  info: { title: string; version: string; summary?: string; description?: string };
   servers?: ServerObject[];
   paths: Record<string, JsonObject>;
   components?: Record<string, Record<string, unknown>>;
@@ -57,6 +57,29 @@ export function resolveRef<T = JsonObject>(document: object, node: unknown): T {
       }, document);
   }
   return current as T;
+}
+
+/** Keywords that describe a value without constraining it: beside a `$ref`, they can join what it points at. */
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'example', 'examples', 'deprecated', '$comment']);
+
+/**
+ * `node` as one value that stands alone, every `$ref` inside it replaced by what it points at: for
+ * a reader that takes a schema without its document (an MCP client, a page of prose). Annotations
+ * beside a `$ref` (its `description`) win over those of its target; any other keyword beside one
+ * keeps its meaning through `allOf`. A schema that contains itself cannot stand alone: an error.
+ */
+export function dereferenced(document: object, node: unknown, within: readonly string[] = []): unknown {
+  if (Array.isArray(node)) return node.map((item) => dereferenced(document, item, within));
+  if (typeof node !== 'object' || node === null) return node;
+  if (isReference(node)) {
+    const { $ref, ...beside } = node as JsonObject & { $ref: string };
+    if (within.includes($ref)) throw new Error(`${$ref} contains itself, so it cannot be written out whole.`);
+    const target = dereferenced(document, resolveRef(document, { $ref }), [...within, $ref]) as JsonObject;
+    const rest = dereferenced(document, beside, within) as JsonObject;
+    const onlyAnnotations = Object.keys(rest).every((key) => ANNOTATIONS.has(key) || key.startsWith('x-'));
+    return onlyAnnotations ? { ...target, ...rest } : { allOf: [target], ...rest };
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, dereferenced(document, value, within)]));
 }
 
 export interface OperationObject {

@@ -18,6 +18,7 @@ const CHECKED = [
   'core',
   'node',
   'fuzz',
+  'mcp',
   'server',
   'mock',
   'client',
@@ -59,6 +60,7 @@ const PLANTED: ReadonlyArray<[rule: string, file: string, source: string]> = [
   ['mock-app-stands-on-the-core', 'mock/app/leak-node.ts', "export { listen } from '../../node/listen.ts';\n"],
   ['mock-app-is-browser-safe', 'mock/app/leak-fs.ts', "export { readFileSync } from 'node:fs';\n"],
   ['client-ships-browser-code', 'client/leak.ts', "export { readConfig } from '../server/process/config.ts';\n"],
+  ['mcp-stands-on-the-contract', 'mcp/leak.ts', "export { openService } from '../server/service.ts';\n"],
   ['fuzzer-reads-only-the-contract', 'fuzz/leak.ts', "export { createApp } from '../core/app.ts';\n"],
   ['scripts-read-the-contract', 'scripts/leak.ts', "export { createApp } from '../core/app.ts';\n"],
   [

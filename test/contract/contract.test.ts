@@ -2,7 +2,7 @@
 // not show: other paths and methods, broken references, servers that disagree.
 import { describe, expect, it } from 'vitest';
 import { Contract } from '../../contract/contract.ts';
-import { type JsonObject, type OpenApiDocument, resolveRef } from '../../contract/document.ts';
+import { dereferenced, type JsonObject, type OpenApiDocument, resolveRef } from '../../contract/document.ts';
 import { unreadableRequestMediaTypes } from '../../contract/media-types.ts';
 
 const constHeader = (value: string) => ({ schema: { type: 'string', const: value } });
@@ -245,5 +245,44 @@ describe('resolveRef', () => {
   ])('throws for %s', (_case, node, message) => {
     const looping = { ...document, loop: { a: { $ref: '#/loop/b' }, b: { $ref: '#/loop/a' } } };
     expect(() => resolveRef(looping, node)).toThrow(message);
+  });
+});
+
+describe('dereferenced', () => {
+  const schemas = {
+    Id: { type: 'integer', minimum: 1, description: 'An id.' },
+    Item: { type: 'object', properties: { id: { $ref: '#/components/schemas/Id' } } },
+    Items: { type: 'array', items: { $ref: '#/components/schemas/Item' } },
+    Tree: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Tree' } } } },
+  };
+  const document = { components: { schemas } };
+
+  it('writes every reference out, however deep, leaving the document as it was', () => {
+    const before = structuredClone(document);
+    expect(dereferenced(document, { $ref: '#/components/schemas/Items' })).toEqual({
+      type: 'array',
+      items: { type: 'object', properties: { id: schemas.Id } },
+    });
+    expect(document).toEqual(before);
+  });
+
+  it('lets the annotations beside a reference win over its target’s', () => {
+    expect(dereferenced(document, { $ref: '#/components/schemas/Id', description: 'The owner.' })).toEqual({
+      ...schemas.Id,
+      description: 'The owner.',
+    });
+  });
+
+  it('keeps a constraint beside a reference through allOf, so both apply', () => {
+    expect(dereferenced(document, { $ref: '#/components/schemas/Id', maximum: 9 })).toEqual({
+      allOf: [schemas.Id],
+      maximum: 9,
+    });
+  });
+
+  it('refuses a schema that contains itself, naming it', () => {
+    expect(() => dereferenced(document, { $ref: '#/components/schemas/Tree' })).toThrow(
+      '#/components/schemas/Tree contains itself',
+    );
   });
 });

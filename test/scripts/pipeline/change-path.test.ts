@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract } from '../../../contract/contract.ts';
 import { resolveRef } from '../../../contract/document.ts';
@@ -20,6 +21,7 @@ import { contractLocations } from '../../../scripts/pipeline/locations.ts';
 import { regenerate } from '../../../scripts/pipeline/regenerate.ts';
 import { copyRepository, type RepositoryCopy } from '../../../support/repository-copy.ts';
 import { defined } from '../../support/defined.ts';
+import { bodyOf, connectMcp, texts } from '../../support/mcp.ts';
 import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
 import {
   addWidgetChanges,
@@ -36,6 +38,7 @@ const COPIED = [
   'server',
   'mock',
   'client',
+  'mcp',
   'scripts',
   'openapi',
   'generated',
@@ -307,6 +310,29 @@ describe('a collection added to the contract, after npm run generate alone', () 
     expect(changed.refused).toEqual({ status: 409, code: 'invalid_transition' });
     expect(changed.stale).toBe(412);
     expectRemoved(await removeAWidget(origin, headers));
+  }, 60_000);
+
+  it('is a tool of npm run mcp, which calls it on its mock, keeping what is created', async () => {
+    const session = await connectMcp(['--mock'], { cwd: copy.root });
+    try {
+      const { tools } = await session.client.listTools();
+      const [list, create] = widgets.operations.map(({ operationId }) =>
+        defined(
+          tools.find((tool) => tool.name === operationId),
+          `the tool ${operationId}`,
+        ),
+      );
+      expect(create?.inputSchema.required).toEqual(['body']);
+      const call = (name: string, args: Record<string, unknown>) =>
+        session.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      const created = await call(defined(create, 'the create tool').name, { body: examples.newWidget });
+      expect(created.structuredContent, texts(created).join('\n')).toMatchObject(examples.newWidget);
+      const listed = await call(defined(list, 'the list tool').name, { limit: 100 });
+      expect(bodyOf(listed)).toEqual([...examples.list, created.structuredContent]);
+      expect(session.unreadable).toEqual([]);
+    } finally {
+      await session.close();
+    }
   }, 60_000);
 
   it('builds into the client package, whose MSW handlers serve it, keeping what is created when stateful', async () => {
