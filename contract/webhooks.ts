@@ -18,6 +18,8 @@ export interface WebhookEvent {
   type: string;
   /** The first named example of the envelope. */
   example: unknown;
+  /** The webhook's `post`, the request the service sends, as the document writes it. */
+  definition: JsonObject;
 }
 
 /** `x-webhook-delivery` of the contract's root. */
@@ -40,6 +42,6 @@ export function webhookEvents(document: object): WebhookEvent[] {
     if (typeof type !== 'string') throw new Error(`The webhook ${name} has no body whose \`type\` is a const.`);
     const examples = Object.values((media?.examples ?? {}) as Record<string, unknown>);
     const example = examples.length > 0 ? resolveRef<JsonObject>(document, examples[0]).value : undefined;
-    return { name, type, example };
+    return { name, type, example, definition: post as JsonObject };
   });
 }

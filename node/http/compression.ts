@@ -21,7 +21,7 @@ export const compress: Record<Encoding, (content: Buffer) => Promise<Buffer>> = 
 
 /** Text gains from compression; the images (PNG) are compressed already. */
 export function isCompressible(file: string): boolean {
-  return /\.(html|json|yaml)$/i.test(file);
+  return /\.(html|json|yaml|md|txt)$/i.test(file);
 }
 
 /**

@@ -3,7 +3,7 @@
 // releases/ (in dist/docs/<version>/), and the changelog, all joined by a version switcher.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,8 @@ import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { changelogPage } from './changelog-page.ts';
 import { SAMPLE_LANGUAGES } from './code-samples.ts';
 import { consoleAssets, withConsole } from './console/assets.ts';
-import { CHANGELOG_PAGE, type Edition, editions, withSwitcher } from './editions.ts';
+import { CHANGELOG_PAGE, type Edition, editions, fromPage, withSwitcher } from './editions.ts';
+import { type MarkdownFile, markdownFiles } from './markdown-pages.ts';
 import { forThePage } from './presentation.ts';
 import { renderCache } from './render-cache.ts';
 import { findRemoteResources, makeSelfContained } from './self-contained.ts';
@@ -82,6 +83,8 @@ export async function buildDocs(
       })),
     ];
     const rendered = new Map<string, string>();
+    /** Each edition's Markdown for agents, written from the same copy of its contract as its page. */
+    const markdown = new Map<string, MarkdownFile[]>();
     /** Pages Redocly rendered before from the same contract and options (render-cache.ts). */
     const reused: string[] = [];
     const failures: string[] = [];
@@ -90,7 +93,10 @@ export async function buildDocs(
         const dir = path.join(workDir, edition.name);
         await mkdir(dir, { recursive: true });
         const input = path.join(dir, 'openapi.json');
-        await writeFile(input, JSON.stringify(forThePage(document)));
+        const shown = forThePage(document);
+        await writeFile(input, JSON.stringify(shown));
+        const changelog = fromPage(edition.page, CHANGELOG_PAGE);
+        markdown.set(edition.name, markdownFiles(shown, { label: edition.label, downloads, changelog }));
         const result = await renderWithRedocly(locations, input, path.join(dir, 'index.html'), downloads);
         if (!result.ok) failures.push(`${edition.label}: ${result.output}`);
         else {
@@ -137,14 +143,24 @@ export async function buildDocs(
     };
     // The draft's page goes last: until it is replaced, dist/docs/ reads as stale (see status.ts).
     await mkdir(docs.dir, { recursive: true });
+    const writeMarkdown = async (edition: Edition, dir: string) => {
+      const files = markdown.get(edition.name) ?? [];
+      for (const file of files) {
+        await mkdir(path.dirname(path.join(dir, file.path)), { recursive: true });
+        await written(path.join(dir, file.path), file.content);
+      }
+      await removeOthers(dir, files);
+    };
     for (const { dir, content, edition } of releasePages) {
       await mkdir(dir, { recursive: true });
+      await writeMarkdown(edition, dir);
       await written(path.join(dir, RELEASED_CONTRACT), content);
       await written(path.join(docs.dir, edition.page), pages.find((page) => page.edition === edition)?.html as string);
     }
     await written(path.join(docs.dir, CHANGELOG_PAGE), changelog);
     for (const bundle of bundles) await written(bundle.copy, bundle.content);
     await written(path.join(docs.dir, SERVICE_WORKER), tryIt.worker);
+    await writeMarkdown(all[0] as Edition, docs.dir);
     const draftPage = pages.at(-1)?.html as string;
     await written(docs.page, draftPage);
     await Promise.all(served.map(({ file, content }) => writeCompressedForms(file, content)));
@@ -220,7 +236,25 @@ async function renderWithRedocly(
   }
 }
 
-/** Readers (the server, a concurrent build) see the old file or the new one, never a partial one. */
+/**
+ * Removes from the folders of `files` (`operations/`, `webhooks/`) what an earlier build wrote there
+ * and this one did not: the page of an operation the contract no longer has.
+ */
+async function removeOthers(dir: string, files: MarkdownFile[]): Promise<void> {
+  const kept = new Set(files.map((file) => path.join(dir, file.path)));
+  const folders = new Set([...kept].map((file) => path.dirname(file)).filter((folder) => folder !== dir));
+  for (const folder of folders) {
+    for (const name of await readdir(folder)) {
+      const file = path.join(folder, name);
+      const original = Object.values(PRECOMPRESSED_SUFFIX).reduce(
+        (base, suffix) => (base.endsWith(suffix) ? base.slice(0, -suffix.length) : base),
+        file,
+      );
+      if (!kept.has(original)) await rm(file, { force: true });
+    }
+  }
+}
+
 /** For a text file of dist/docs/, its compressed forms beside it, which the server serves (node/http/compression.ts). */
 async function writeCompressedForms(file: string, content: string | Buffer): Promise<void> {
   if (!isCompressible(file)) return;
@@ -232,6 +266,7 @@ async function writeCompressedForms(file: string, content: string | Buffer): Pro
   );
 }
 
+/** Readers (the server, a concurrent build) see the old file or the new one, never a partial one. */
 async function writeAtomically(file: string, content: string | Buffer): Promise<void> {
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {

@@ -2,6 +2,8 @@
 // a folder of its own, and the changelog. Every page carries the same switcher between them, with
 // addresses relative to the page, so the folder works opened from disk as well as served.
 
+import { LLMS_TXT } from './markdown-pages.ts';
+
 export interface Edition {
   /** `draft`, or the release's version. */
   name: string;
@@ -21,20 +23,26 @@ export function editions(draftVersion: string, releaseNames: readonly string[]):
   ];
 }
 
-/** The switcher for the page at `current` (relative to dist/docs/): one select, and the changelog. */
+/** A file of dist/docs/ (`changelog.html`) as addressed from the page at `page` (`1.0.0/index.html`): `../changelog.html`. */
+export function fromPage(page: string, file: string): string {
+  return `${'../'.repeat(page.split('/').length - 1)}${file}`;
+}
+
+/** The switcher for the page at `current` (relative to dist/docs/): one select, the changelog, and `llms.txt`. */
 function switcherHtml(all: readonly Edition[], current: string): string {
-  const up = '../'.repeat(current.split('/').length - 1);
   const options = all
     .map(
       (edition) =>
-        `<option value="${up}${edition.page}"${edition.page === current ? ' selected' : ''}>${escapeHtml(edition.label)}</option>`,
+        `<option value="${fromPage(current, edition.page)}"${edition.page === current ? ' selected' : ''}>${escapeHtml(edition.label)}</option>`,
     )
     .join('');
-  const changelog = `${up}${CHANGELOG_PAGE}`;
+  const changelog = fromPage(current, CHANGELOG_PAGE);
   return (
     `<nav id="docs-versions" aria-label="API versions">` +
     `<label>Version <select id="docs-version" onchange="location.href=this.value">${options}</select></label>` +
-    `<a href="${changelog}"${current === CHANGELOG_PAGE ? ' aria-current="page"' : ''}>Changelog</a></nav>`
+    `<a href="${changelog}"${current === CHANGELOG_PAGE ? ' aria-current="page"' : ''}>Changelog</a>` +
+    // Beside each page (the changelog's: the draft's): the same docs as Markdown, for agents.
+    `<a href="${LLMS_TXT}" type="text/plain" title="These docs as Markdown, for agents">${LLMS_TXT}</a></nav>`
   );
 }
 

@@ -8,6 +8,7 @@ import { PRECOMPRESSED_SUFFIX } from '../../node/http/compression.ts';
 import type { ContractLocations } from '../pipeline/locations.ts';
 import { listReleases, RELEASED_CONTRACT } from '../release/release-files.ts';
 import { CHANGELOG_PAGE } from './editions.ts';
+import { LLMS_TXT } from './markdown-pages.ts';
 
 export interface DocsLocations {
   dir: string;
@@ -38,7 +39,7 @@ export function docsLocations(locations: ContractLocations): DocsLocations {
 
 /**
  * The docs are current when the draft's page has its compressed forms, is no older than the bundles in generated/ and its
- * download copies equal them, every release has its page, and the changelog page is no older
+ * download copies equal them, the docs for agents are there (`llms.txt`), every release has its page, and the changelog page is no older
  * than CHANGELOG.md. The age check catches a build that stopped after copying the bundles; the content
  * check catches a generated/ restored with old modification times.
  */
@@ -68,6 +69,8 @@ export async function docsStatus(locations: ContractLocations): Promise<DocsStat
   }
   if (!(await stat(path.join(docs.dir, SERVICE_WORKER)).catch(() => undefined)))
     return { state: 'stale', reason: `dist/docs/ lacks the console's ${SERVICE_WORKER}` };
+  if (!(await stat(path.join(docs.dir, LLMS_TXT)).catch(() => undefined)))
+    return { state: 'stale', reason: `dist/docs/ lacks ${LLMS_TXT}, the docs for agents` };
   for (const release of await listReleases(locations)) {
     const [expected, copied] = await Promise.all([
       readFile(release.file),

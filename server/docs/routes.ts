@@ -54,8 +54,12 @@ export const DEFAULT_DOCS_FILES: DocsFiles = {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const YAML_TYPE = 'application/yaml; charset=utf-8';
-/** Where Hono's table of types (which serveStatic uses) says nothing or no charset. */
-const OWN_TYPES: Record<string, string> = { '.json': JSON_TYPE, '.yaml': YAML_TYPE };
+/** Where Hono's table of types (which serveStatic uses) says nothing or no charset: the pages for agents are Markdown (RFC 7763). */
+const OWN_TYPES: Record<string, string> = {
+  '.json': JSON_TYPE,
+  '.yaml': YAML_TYPE,
+  '.md': 'text/markdown; charset=utf-8',
+};
 
 /**
  * A docs file's type, by its extension: the answers carry `nosniff`, so a browser takes the type

@@ -9,6 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
 import { listen } from '../../../node/listen.ts';
 import { ensureDocs } from '../../../scripts/docs/ensure.ts';
+import { LLMS_FULL_TXT, LLMS_TXT } from '../../../scripts/docs/markdown-pages.ts';
 import { contractLocations } from '../../../scripts/pipeline/locations.ts';
 import { DEFAULT_DOCS_FILES, DOCS_LIMITS, type DocsFiles, docsRoutes } from '../../../server/docs/routes.ts';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
@@ -27,15 +28,16 @@ const DOCS_PATHS = [
 ];
 const PAGES = ['/docs/', '/docs/1.0.0/', '/docs/changelog.html'];
 
-/** The addresses a page links to: its switcher's options, its Changelog link and its download links. */
-function pageLinks(html: string): { switcher: string[]; changelog: string[]; downloads: string[] } {
+/** The addresses a page links to: its switcher's options, its Changelog and llms.txt links and its download links. */
+function pageLinks(html: string): { switcher: string[]; changelog: string[]; agents: string[]; downloads: string[] } {
   const nav = defined(/<nav id="docs-versions"[\s\S]*?<\/nav>/.exec(html)?.[0], 'the version switcher');
   const hrefs = (pattern: RegExp, text: string) => [
     ...new Set([...text.matchAll(pattern)].map((match) => defined(match[1], 'a link address'))),
   ];
   return {
     switcher: hrefs(/<option value="([^"]+)"/g, nav),
-    changelog: hrefs(/<a href="([^"]+)"/g, nav),
+    changelog: hrefs(/<a href="([^"]+)"[^>]*>Changelog</g, nav),
+    agents: hrefs(new RegExp(`<a href="([^"]+)"[^>]*>${LLMS_TXT}<`, 'g'), nav),
     downloads: hrefs(/<a href="([^"]+)"[^>]*download/g, html),
   };
 }
@@ -125,7 +127,7 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
   });
 
   it.each(PAGES)(
-    'resolves every switcher, changelog and download link of %s to a document the server serves',
+    'resolves every switcher, changelog, llms.txt and download link of %s to a document the server serves',
     async (target) => {
       const base = `http://localhost${target}`;
       const links = pageLinks(await (await anonymous(target)).text());
@@ -139,8 +141,33 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
         expect(response.headers.get('Content-Type'), link).toMatch(/^text\/html\b/);
       }
       for (const link of resolved(links.downloads)) expect((await anonymous(link)).status, link).toBe(200);
+      // The edition's own docs for agents; the changelog's are the draft's.
+      const [agents, ...others] = resolved(links.agents);
+      expect(others).toEqual([]);
+      expect(agents).toBe(new URL(LLMS_TXT, base.replace(/changelog\.html$/, '')).pathname);
+      const answered = await anonymous(defined(agents, 'the llms.txt link'));
+      expect(answered.status).toBe(200);
+      expect(answered.headers.get('Content-Type')).toMatch(/^text\/plain\b/);
     },
   );
+
+  it('serves the docs for agents as the pages are served: llms.txt as text, each page as Markdown, compressed, with an ETag and no-cache', async () => {
+    const [operation] = loadContract().operations;
+    for (const [target, type] of [
+      [`/docs/${LLMS_TXT}`, 'text/plain; charset=utf-8'],
+      [`/docs/${LLMS_FULL_TXT}`, 'text/plain; charset=utf-8'],
+      [`/docs/operations/${defined(operation, 'an operation').operationId}.md`, 'text/markdown; charset=utf-8'],
+    ] as const) {
+      const plain = await anonymous(target, { headers: { 'Accept-Encoding': 'identity' } });
+      expect(plain.status, target).toBe(200);
+      expect(plain.headers.get('Content-Type'), target).toBe(type);
+      expect(plain.headers.get('Cache-Control'), target).toBe('no-cache');
+      const etag = defined(plain.headers.get('ETag'), `the ETag of ${target}`);
+      const compressed = await anonymous(target, { headers: { 'Accept-Encoding': 'br' } });
+      expect(compressed.headers.get('Content-Encoding'), target).toBe('br');
+      expect((await anonymous(target, { headers: { 'If-None-Match': etag } })).status, target).toBe(304);
+    }
+  });
 
   it("serves the draft page's download links, /docs/openapi.json and /docs/openapi.yaml, identical to the bundles at the root", async () => {
     const page = await (await anonymous('/docs/')).text();
@@ -238,17 +265,22 @@ describe('docs routes of createApp', { timeout: 120_000 }, () => {
     }
   });
 
-  it.each(['index.html', '1.0.0/index.html', 'changelog.html', 'openapi.json', '1.0.0/openapi.json'])(
-    'finds %s precompressed by npm run docs: brotli and gzip forms beside it that decode to it',
-    async (file) => {
-      const served = await readFile(path.join(DEFAULT_DOCS_FILES.dir, file));
-      const br = await readFile(path.join(DEFAULT_DOCS_FILES.dir, `${file}.br`));
-      const gz = await readFile(path.join(DEFAULT_DOCS_FILES.dir, `${file}.gz`));
+  it.each([
+    'index.html',
+    '1.0.0/index.html',
+    'changelog.html',
+    'openapi.json',
+    '1.0.0/openapi.json',
+    LLMS_TXT,
+    `1.0.0/${LLMS_FULL_TXT}`,
+  ])('finds %s precompressed by npm run docs: brotli and gzip forms beside it that decode to it', async (file) => {
+    const served = await readFile(path.join(DEFAULT_DOCS_FILES.dir, file));
+    const br = await readFile(path.join(DEFAULT_DOCS_FILES.dir, `${file}.br`));
+    const gz = await readFile(path.join(DEFAULT_DOCS_FILES.dir, `${file}.gz`));
 
-      expect(brotliDecompressSync(br).equals(served)).toBe(true);
-      expect(gunzipSync(gz).equals(served)).toBe(true);
-    },
-  );
+    expect(brotliDecompressSync(br).equals(served)).toBe(true);
+    expect(gunzipSync(gz).equals(served)).toBe(true);
+  });
 
   it('answers 304 to an ETag of the page in any encoding, and a new ETag for each encoding', async () => {
     const tags = await Promise.all(
