@@ -23,6 +23,12 @@ export interface RawConversation {
 export interface RawOptions {
   /** The client ends its side this long after writing, unless the server ended first. */
   endAfterMs?: number;
+  /**
+   * The client ends its side as soon as this many answers have arrived (their heads, and the
+   * bodies their `Content-Length` announces but the last's): a wait for a condition, which a
+   * loaded machine cannot cut short. `endAfterMs` then only bounds it, 10 s by default.
+   */
+  endAfterResponses?: number;
   /** Gaps between the parts written, to let the server act in between. */
   pauseBetweenPartsMs?: number;
   /** Destroys the socket after writing instead of waiting, as a client that goes away. */
@@ -36,13 +42,18 @@ export function converse(
   options: RawOptions = {},
 ): Promise<RawConversation> {
   const { port, hostname } = new URL(origin);
-  const { endAfterMs = 1_000, pauseBetweenPartsMs = 0, abortAfterWriting = false } = options;
+  const { endAfterResponses, pauseBetweenPartsMs = 0, abortAfterWriting = false } = options;
+  const endAfterMs = options.endAfterMs ?? (endAfterResponses === undefined ? 1_000 : 10_000);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
     const received: Buffer[] = [];
     let endedByServer = false;
     let error: string | undefined;
-    socket.on('data', (chunk) => received.push(chunk));
+    socket.on('data', (chunk) => {
+      received.push(chunk);
+      if (endAfterResponses !== undefined && parseResponses(Buffer.concat(received)).length >= endAfterResponses)
+        socket.end();
+    });
     socket.on('end', () => (endedByServer = true));
     socket.on('error', (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
     socket.on('close', () => resolve({ responses: parseResponses(Buffer.concat(received)), endedByServer, error }));

@@ -174,7 +174,7 @@ describe('HEAD', () => {
         ['Host', 'localhost'],
         ...(withKey ? [['Authorization', `Bearer ${apiKey}`] as [string, string]] : []),
       ]);
-    const conversation = await converse(origin, [head('GET') + head('HEAD')], { endAfterMs: 500 });
+    const conversation = await converse(origin, [head('GET') + head('HEAD')], { endAfterResponses: 2 });
 
     const [get, answer] = conversation.responses as [RawResponse, RawResponse];
     expect(answer.status).toBe(get.status);
@@ -218,7 +218,7 @@ describe('Expect: 100-continue', () => {
       ['Content-Length', body.length],
       ['Expect', '100-continue'],
     ]);
-    const conversation = await converse(origin, [head, body], { pauseBetweenPartsMs: 300, endAfterMs: 300 });
+    const conversation = await converse(origin, [head, body], { pauseBetweenPartsMs: 300, endAfterResponses: 2 });
     expect(conversation.responses.map((response) => response.status)).toEqual([100, 201]);
     expect(JSON.parse(defined(conversation.responses[1], 'a final answer').body)).toMatchObject({ name: 'Patient' });
   });

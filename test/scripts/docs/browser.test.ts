@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParameterObject } from 'openapi-typescript';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { it as base, beforeAll, describe, expect } from 'vitest';
+import { it as base, beforeAll, describe, expect, vi } from 'vitest';
 import { operationObjects } from '../../../contract/document.ts';
 import { type CodeSample, SAMPLE_LANGUAGES } from '../../../scripts/docs/code-samples.ts';
 import { ensureDocs } from '../../../scripts/docs/ensure.ts';
@@ -37,8 +37,6 @@ const docs = docsLocations(locations);
 const pageUrl = pathToFileURL(docs.page).href;
 /** Where the screenshots go: dist/docs/ holds only what is published. */
 const SCREENSHOTS = path.join(REPOSITORY_ROOT, 'dist', 'screenshots', 'docs');
-
-type OperationView = (typeof operationViews)[number];
 
 const pageCopy = new Map(
   operationObjects(forThePage(structuredClone(contract))).map(({ definition }) => [
@@ -115,16 +113,13 @@ async function aDocsPage({ context }: { context: BrowserContext }, use: (page: P
 
 /**
  * `page`: a page of the test's own, for a test that clicks, scrolls or navigates. `shownPage`: one
- * page the tests that only read it share, since rendering the page is most of a test's cost.
- * `operationPage(view)`: a page on which a reader has opened that operation, one per operation,
- * shared by the tests that read it. The tests run at once. The browser blocks every request but
- * those of the pages.
+ * page the tests that only read it share, since rendering the page is most of a test's cost. The
+ * tests run at once. The browser blocks every request but those of the pages.
  */
 const it = base.extend<{
   context: BrowserContext;
   page: Page;
   shownPage: Page;
-  operationPage: (view: OperationView) => Promise<Page>;
 }>({
   context: [
     // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture depends on from this pattern.
@@ -141,24 +136,6 @@ const it = base.extend<{
   ],
   page: aDocsPage,
   shownPage: [aDocsPage, { scope: 'file' }],
-  operationPage: [
-    async ({ context }, use) => {
-      const opened = new Map<string, Promise<{ page: Page; close(): Promise<void> }>>();
-      await use((view) => {
-        let page = opened.get(view.operationId);
-        if (page === undefined) {
-          page = openDocsPage(context).then(async (docsPage) => {
-            await openOperation(docsPage.page, view.tag, view.summary);
-            return docsPage;
-          });
-          opened.set(view.operationId, page);
-        }
-        return page.then((docsPage) => docsPage.page);
-      });
-      for (const page of opened.values()) await (await page).close();
-    },
-    { scope: 'file' },
-  ],
 });
 
 describe.skipIf(!withChromium)(
@@ -172,6 +149,7 @@ describe.skipIf(!withChromium)(
 
     it('opens with no request leaving the page, and renders the overview (saved as dist/screenshots/docs/overview.png)', async ({
       page,
+      expect,
     }) => {
       await page.waitForLoadState('networkidle');
 
@@ -281,10 +259,19 @@ describe.skipIf(!withChromium)(
       }
     });
 
-    it.for(operationViews)(
-      'shows $operationId ($summary) with its parameters, body, responses, headers, examples and curl sample',
-      async (view, { operationPage, expect }) => {
-        const page = await operationPage(view);
+    // One page per operation, on which a reader has opened it, shared by that operation's tests and
+    // closed after them: at most as many pages render at once as tests run at once.
+    describe.for(operationViews)('$operationId ($summary)', (view) => {
+      let opened: { page: Page; close(): Promise<void> } | undefined;
+      const thePage = () => defined(opened, `the page of ${view.operationId}`).page;
+      it.beforeAll(async ({ context }) => {
+        opened = await openDocsPage(context);
+        await openOperation(opened.page, view.tag, view.summary);
+      }, 60_000);
+      it.afterAll(() => opened?.close());
+
+      it('shows its parameters, body, responses, headers, examples and curl sample', async ({ expect }) => {
+        const page = thePage();
         const section = operationSection(page, view.summary);
 
         for (const name of [...view.parameters, ...view.bodyFields, ...view.headers, ...view.statuses]) {
@@ -300,8 +287,35 @@ describe.skipIf(!withChromium)(
           .toBe(true);
         await expect.poll(() => section.innerText(), { message: 'the curl sample' }).toContain(view.curl);
         await section.screenshot({ path: path.join(SCREENSHOTS, `operation-${view.operationId}.png`) });
-      },
-    );
+      });
+
+      it('is marked deprecated, with its removal date, only when the contract says so', async ({ expect }) => {
+        const page = thePage();
+        const section = operationSection(page, view.summary);
+
+        expect(await visible(section.getByText(/^deprecated$/i))).toBe(view.deprecated);
+        if (view.sunset) expect(await visible(section.getByText(view.sunset))).toBe(true);
+      });
+
+      it('is badged with its stability, beside its title and in the navigation, only when the contract says so', async ({
+        expect,
+      }) => {
+        const page = thePage();
+        const places = {
+          title: page.getByRole('heading', { name: view.summary }).filter({ visible: true }).first(),
+          navigation: page
+            .getByRole('link', { name: new RegExp(`^${escapeRegExp(view.summary)}`) })
+            .filter({ visible: true })
+            .first(),
+        };
+        for (const [place, within] of Object.entries(places)) {
+          for (const marker of ['experimental', 'beta']) {
+            const badges = within.getByText(new RegExp(`^${marker}$`, 'i')).filter({ visible: true });
+            expect(await badges.count(), `${marker} badges in the ${place}`).toBe(view.stability === marker ? 1 : 0);
+          }
+        }
+      });
+    });
 
     it("offers each code sample in the sample panel's language menu, and shows the one a reader picks", async ({
       page,
@@ -319,43 +333,26 @@ describe.skipIf(!withChromium)(
       for (const [index, sample] of samples.entries()) {
         // The menu's button names the language shown, first the first sample's.
         const current = defined(samples[index === 0 ? 0 : index - 1], 'the language shown').label;
-        await section.getByRole('button', { name: current, exact: true }).filter({ visible: true }).first().click();
-        await page.getByText(sample.label, { exact: true }).filter({ visible: true }).last().click();
+        const button = section.getByRole('button', { name: current, exact: true }).filter({ visible: true }).first();
+        const item = page.getByRole('menuitem', { name: sample.label, exact: true }).filter({ visible: true });
+        // The menu opens where its button stood at the click: a scroll still settling from the
+        // navigation can leave it out of view, and a reader then opens it again.
+        await vi.waitFor(
+          async () => {
+            await button.click();
+            try {
+              await item.click({ timeout: 5_000 });
+            } catch (error) {
+              await page.keyboard.press('Escape');
+              throw error;
+            }
+          },
+          { timeout: 60_000 },
+        );
         const firstLine = defined(sample.source.split('\n')[0], `the first line of the ${sample.label} sample`);
         await expect.poll(() => section.innerText(), { message: `the ${sample.label} sample` }).toContain(firstLine);
       }
     });
-
-    it.for(operationViews)(
-      'marks $operationId deprecated, with its removal date, only when the contract does',
-      async (view, { operationPage, expect }) => {
-        const page = await operationPage(view);
-        const section = operationSection(page, view.summary);
-
-        expect(await visible(section.getByText(/^deprecated$/i))).toBe(view.deprecated);
-        if (view.sunset) expect(await visible(section.getByText(view.sunset))).toBe(true);
-      },
-    );
-
-    it.for(operationViews)(
-      'badges $operationId with its stability, beside its title and in the navigation, only when the contract does',
-      async (view, { operationPage, expect }) => {
-        const page = await operationPage(view);
-        const places = {
-          title: page.getByRole('heading', { name: view.summary }).filter({ visible: true }).first(),
-          navigation: page
-            .getByRole('link', { name: new RegExp(`^${escapeRegExp(view.summary)}`) })
-            .filter({ visible: true })
-            .first(),
-        };
-        for (const [place, within] of Object.entries(places)) {
-          for (const marker of ['experimental', 'beta']) {
-            const badges = within.getByText(new RegExp(`^${marker}$`, 'i')).filter({ visible: true });
-            expect(await badges.count(), `${marker} badges in the ${place}`).toBe(view.stability === marker ? 1 : 0);
-          }
-        }
-      },
-    );
 
     it('finds createPet with the search box and opens it', async ({ page, expect }) => {
       const createPet = defined(
