@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { type ResolveHost, refusedAddress, resolveWithDns } from './public-address.ts';
+import { hostResolver, type ResolveHost, refusedAddress } from './public-address.ts';
 import { webhookSignature } from './signature.ts';
 
 export interface Attempt {
@@ -24,14 +24,16 @@ export interface SendOptions {
   userAgent: string;
   /** WEBHOOKS_ALLOW_PRIVATE: connect to any address, over http too. */
   allowPrivate: boolean;
-  /** How the target's host name is resolved for the connection; the system's resolver by default. */
+  /** How the target's host name is resolved for the connection, with its time limit; hostResolver() by default. */
   resolveHost?: ResolveHost;
 }
+
+const defaultResolver = hostResolver();
 
 /** Undefined when the endpoint answered 2xx in time; otherwise what went wrong, for the operator. */
 export function send(
   attempt: Attempt,
-  { timeoutMs, userAgent, allowPrivate, resolveHost = resolveWithDns }: SendOptions,
+  { timeoutMs, userAgent, allowPrivate, resolveHost = defaultResolver }: SendOptions,
 ): Promise<string | undefined> {
   const target = new URL(attempt.url);
   if (!allowPrivate) {

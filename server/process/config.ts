@@ -4,6 +4,7 @@
 import { UsageError } from '../../core/errors.ts';
 import { LOG_LEVELS, type LogLevel } from '../../core/logger.ts';
 import { type Environment, variables } from '../../node/variables.ts';
+import { DEFAULT_RESOLVE_TIMEOUT_MS } from '../events/public-address.ts';
 import { isPostgresUrl } from '../storage/postgres/connection.ts';
 import { DEFAULT_POOL_SIZE } from '../storage/postgres/storage.ts';
 
@@ -62,6 +63,8 @@ export interface Config {
   tracing: TracingConfig | undefined;
   /** Whether webhooks may target http and private addresses (`WEBHOOKS_ALLOW_PRIVATE`): for development and tests only. */
   webhooksAllowPrivate: boolean;
+  /** How long a webhook target's name may take to resolve, at registration and for each delivery (`WEBHOOKS_RESOLVE_TIMEOUT_MS`). */
+  webhooksResolveTimeoutMs: number;
 }
 
 const DEFAULT_DATABASE_PATH = 'data/animal-store.db';
@@ -85,6 +88,7 @@ export function readConfig(env: Environment): Config {
     metrics: readMetricsConfig(env),
     tracing: readTracingConfig(env),
     webhooksAllowPrivate: read.flag('WEBHOOKS_ALLOW_PRIVATE'),
+    webhooksResolveTimeoutMs: read.integer('WEBHOOKS_RESOLVE_TIMEOUT_MS', DEFAULT_RESOLVE_TIMEOUT_MS, 1, 60_000),
   };
 }
 

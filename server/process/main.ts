@@ -6,6 +6,7 @@ import { exitWith } from '../../node/command-line.ts';
 import type { Fetch } from '../../node/http/create-server.ts';
 import { listen } from '../../node/listen.ts';
 import { clientAddressResolver } from '../app/client-address.ts';
+import { hostResolver } from '../events/public-address.ts';
 import { ensureDevelopmentKey } from '../keys/development-key.ts';
 import { openService, type Service } from '../service.ts';
 import { checkDatabaseFile } from '../storage/sqlite/file-check.ts';
@@ -73,6 +74,7 @@ async function start() {
     contract,
     telemetry,
     webhooksAllowPrivate: config.webhooksAllowPrivate,
+    resolveHost: hostResolver({ timeoutMs: config.webhooksResolveTimeoutMs }),
   });
   return { listening, service, telemetry, metricsListener };
 }

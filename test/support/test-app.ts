@@ -3,6 +3,7 @@ import type { CollectionStore } from '../../core/collections/store.ts';
 import type { NewApiKey } from '../../core/keys/key-store.ts';
 import { createLogger, type LogLevel } from '../../core/logger.ts';
 import type { Pet } from '../../generated/openapi.ts';
+import type { ResolveHost } from '../../server/events/public-address.ts';
 import { openService } from '../../server/service.ts';
 import { openDatabase } from '../../server/storage/sqlite/database.ts';
 import { sqliteStorage } from '../../server/storage/sqlite/storage.ts';
@@ -19,6 +20,8 @@ export interface TestAppOptions {
   telemetry?: ServiceTelemetry;
   /** WEBHOOKS_ALLOW_PRIVATE: webhooks to the test's own local receivers. */
   webhooksAllowPrivate?: boolean;
+  /** How webhook targets' names resolve; the service's own resolver by default. */
+  resolveHost?: ResolveHost;
 }
 
 /**
@@ -41,6 +44,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       corsOrigins: options.corsOrigins,
       telemetry: options.telemetry,
       webhooksAllowPrivate: options.webhooksAllowPrivate,
+      resolveHost: options.resolveHost,
     },
     { storage: sqliteStorage(db, ':memory:', clock, contract, options.telemetry?.storage) },
   );

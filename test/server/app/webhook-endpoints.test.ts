@@ -5,9 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
 import { collectionRoleOf } from '../../../contract/collections.ts';
 import type { components } from '../../../generated/openapi.ts';
+import { hostResolver } from '../../../server/events/public-address.ts';
 import { defined } from '../../support/defined.ts';
 import { expectError } from '../../support/http.ts';
 import { nextLink } from '../../support/link-header.ts';
+import { type SilentNameServer, startSilentNameServer } from '../../support/silent-name-server.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
 
 type Created = components['schemas']['WebhookEndpointCreated'];
@@ -19,10 +21,20 @@ const LIMIT = defined(
 ).items;
 const PUBLIC_URL = 'https://93.184.215.14/hooks';
 
+/** Short, so the test waits little for a name that never resolves. */
+const RESOLVE_MS = 300;
+
 const apps: TestApp[] = [];
+const nameServers: SilentNameServer[] = [];
 afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
+  await Promise.all([...apps.splice(0), ...nameServers.splice(0)].map((each) => each.close()));
 });
+
+async function silentNameServer(): Promise<SilentNameServer> {
+  const server = await startSilentNameServer();
+  nameServers.push(server);
+  return server;
+}
 
 async function app(options: TestAppOptions = {}): Promise<TestApp> {
   const created = await createTestApp(options);
@@ -106,6 +118,34 @@ describe('createWebhookEndpoint', () => {
     );
     expect(body.details?.[0]).toMatchObject({ in: 'body', name: 'url' });
     expect((await (await t.request('/v1/webhook-endpoints')).json()) as Endpoint[]).toEqual([]);
+  });
+
+  // A name is resolved off the thread pool, with a time limit: a name whose servers never answer
+  // holds its registration for that long and no longer.
+  it('refuses a host whose name servers never answer with 400 naming the host once its time is up, storing nothing', async () => {
+    const server = await silentNameServer();
+    const t = await app({ resolveHost: hostResolver({ servers: [server.address], timeoutMs: RESOLVE_MS }) });
+    const body = await expectError(
+      await register(t, { url: 'https://hooks.example.test/in', events: ['pet.created'] }),
+      400,
+      'validation_failed',
+      `hooks.example.test did not resolve within ${RESOLVE_MS} ms`,
+    );
+    expect(body.details?.[0]).toMatchObject({ in: 'body', name: 'url' });
+    expect(server.queries()).toBeGreaterThan(0);
+    expect((await (await t.request('/v1/webhook-endpoints')).json()) as Endpoint[]).toEqual([]);
+  });
+
+  it('answers 409 endpoint_limit_reached at the limit before resolving any name', async () => {
+    const server = await silentNameServer();
+    const t = await app({ resolveHost: hostResolver({ servers: [server.address], timeoutMs: RESOLVE_MS }) });
+    for (let made = 0; made < LIMIT; made++) expect((await register(t)).status).toBe(201);
+    await expectError(
+      await register(t, { url: 'https://hooks.example.test/in', events: ['pet.created'] }),
+      409,
+      'endpoint_limit_reached',
+    );
+    expect(server.queries()).toBe(0);
   });
 
   it('takes http and private addresses under WEBHOOKS_ALLOW_PRIVATE', async () => {

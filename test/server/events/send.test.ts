@@ -3,7 +3,9 @@
 // Names resolve through the attempt's resolver, here one that answers at once as the hosts file
 // would: the system's waits on a thread pool that the rest of the run may keep busy.
 import { afterEach, describe, expect, it } from 'vitest';
+import { hostResolver } from '../../../server/events/public-address.ts';
 import { send } from '../../../server/events/send.ts';
+import { startSilentNameServer } from '../../support/silent-name-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 
 const receivers: WebhookReceiver[] = [];
@@ -34,6 +36,22 @@ describe('a delivery attempt', () => {
     const { port } = new URL(receiver.url);
     expect(await send(attempt(url(Number(port))), options)).toMatch(problem);
     expect(receiver.received).toEqual([]);
+  });
+
+  it("gives up on a name whose servers never answer after the resolver's time limit, not the attempt's", async () => {
+    const server = await startSilentNameServer();
+    try {
+      const resolveHost = hostResolver({ servers: [server.address], timeoutMs: 300 });
+      const problem = await send(attempt('https://hooks.example.test/in'), {
+        ...options,
+        timeoutMs: 600_000,
+        resolveHost,
+      });
+      expect(problem).toBe('hooks.example.test did not resolve within 300 ms');
+      expect(server.queries()).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
   });
 
   it('sends to a local receiver under WEBHOOKS_ALLOW_PRIVATE', async () => {
