@@ -87,6 +87,28 @@ export function pageSelectList(table: CollectionTable): string {
   return table.order === 'id' ? selectList(table) : `${selectList(table)}, position AS "@position"`;
 }
 
+/**
+ * The parameters of a page statement (pageQuery, pageStatement): each filter's value as `engine`
+ * stores it, the position after which the page starts, and limit + 1: one row beyond the page
+ * tells whether another page exists, without counting.
+ */
+export function pageParameters(
+  engine: Engine,
+  table: CollectionTable,
+  filters: [name: string, value: unknown][],
+  after: number,
+  limit: number,
+): unknown[] {
+  return [
+    ...filters.map(([name, value]) => {
+      const field = table.fields.find((candidate) => candidate.name === name);
+      return field ? toColumn(engine, field, value) : value;
+    }),
+    after,
+    limit + 1,
+  ];
+}
+
 /** The page of `limit` items among `rows` (read by pageSelectList, one more than the page when another follows). */
 export function pageOf(table: CollectionTable, rows: Item[], limit: number, read: (row: Item) => Item): Page {
   const hasMore = rows.length > limit;

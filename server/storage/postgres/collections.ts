@@ -16,6 +16,7 @@ import type {
   PageQuery,
 } from '../../../core/collections/store.ts';
 import { sameItem } from '../../../core/collections/store.ts';
+import { UnavailableError } from '../../../core/errors.ts';
 import type { CreateOnceOutcome, IdempotencyClaim, KeptAnswer } from '../../../core/idempotency/store.ts';
 import {
   assertStorable,
@@ -24,11 +25,14 @@ import {
   collectionTables,
   defaultLiteral,
   pageOf,
+  pageParameters,
   pageSelectList,
   rowReader,
   selectList,
   toColumn,
 } from '../collection-tables.ts';
+import { CACHED_ITEMS, CACHED_PAGES, ReadCache } from '../read-cache.ts';
+import { type Changes, COLLECTION_CHANGES } from './changes.ts';
 import { PostgresIdempotencyStore } from './idempotency.ts';
 import { inPoolTransaction } from './session.ts';
 import { execute, type NamedStatement } from './statements.ts';
@@ -41,6 +45,14 @@ import { execute, type NamedStatement } from './statements.ts';
  */
 export async function syncPostgresCollections(client: pg.Client, contract: Contract): Promise<void> {
   const types = COLUMN_TYPES.postgres;
+  // What every collection table's trigger runs (notifyChangesOf).
+  await client.query(`
+    CREATE OR REPLACE FUNCTION animal_store_collection_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('${COLLECTION_CHANGES}', TG_TABLE_NAME);
+      RETURN NULL;
+    END
+    $$`);
   for (const table of collectionTables(contract)) {
     const { rows } = await client.query<{ column_name: string; data_type: string }>(
       `SELECT column_name, data_type FROM information_schema.columns
@@ -75,7 +87,24 @@ export async function syncPostgresCollections(client: pg.Client, contract: Contr
       // A filtered page seeks to (value, position) and reads `limit` rows in order.
       await client.query(`CREATE INDEX IF NOT EXISTS ${index} ON ${table.name} (${column}, ${table.order})`);
     }
+    await notifyChangesOf(client, table.name);
   }
+}
+
+/**
+ * Every commit that writes `table`, whoever makes it (an instance, db:copy, an operator's SQL),
+ * notifies COLLECTION_CHANGES with the table's name: each instance's read caches of it listen
+ * (changes.ts). Created once; a DROP TRIGGER would lock the table at every start.
+ */
+async function notifyChangesOf(client: pg.Client, table: string): Promise<void> {
+  const { rowCount } = await client.query('SELECT 1 FROM pg_trigger WHERE tgname = $1 AND tgrelid = to_regclass($2)', [
+    `${table}_changed`,
+    table,
+  ]);
+  if (rowCount === 0)
+    await client.query(
+      `CREATE TRIGGER ${table}_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION animal_store_collection_changed()`,
+    );
 }
 
 async function addedColumn(client: pg.Client, table: CollectionTable, field: CollectionTable['fields'][number]) {
@@ -98,10 +127,11 @@ export function postgresCollectionStores(
   contract: Contract,
   idempotency = new PostgresIdempotencyStore(pool),
   recordWrite?: PostgresWriteRecorder,
+  changes?: Changes,
 ): CollectionStores {
   const stores = new Map(
     collectionTables(contract).map(
-      (table) => [table.name, new PostgresCollectionStore(pool, table, idempotency, recordWrite)] as const,
+      (table) => [table.name, new PostgresCollectionStore(pool, table, idempotency, recordWrite, changes)] as const,
     ),
   );
   return (name) => {
@@ -123,8 +153,11 @@ export type PostgresWriteRecorder = (
 ) => Promise<void>;
 
 /**
- * A collection in PostgreSQL, shared by every instance of the service. No read cache: another
- * instance may write at any moment, and an indexed lookup is about as fast as asking whether it did.
+ * A collection in PostgreSQL, shared by every instance of the service. Pages and items are cached
+ * as SQLite's are, while `changes` listens: a write by any instance or tool notifies every
+ * instance, which forgets what it kept of the table. A read first makes sure it has heard every
+ * change committed before it arrived (one round trip on the listening connection, shared by the
+ * reads meanwhile), so no instance answers a page older than a write any instance acknowledged.
  */
 class PostgresCollectionStore implements CollectionStore {
   readonly #pool: pg.Pool;
@@ -139,17 +172,29 @@ class PostgresCollectionStore implements CollectionStore {
   readonly #owned: { field: string; limit: OwnerLimit; lock: NamedStatement; count: NamedStatement } | undefined;
   /** The lookup of an item a reference names, by the table it names. */
   readonly #referenced: Map<string, NamedStatement>;
-  readonly #pages = new Map<string, NamedStatement>();
+  readonly #pageStatements = new Map<string, NamedStatement>();
   readonly #idempotency: PostgresIdempotencyStore;
   readonly #recordWrite: PostgresWriteRecorder | undefined;
+  readonly #changes: Changes | undefined;
+  /** Counts the changes of the table heard: this instance's own writes come back as notifications too, before any later read's round trip ends. */
+  #changeCount = 0;
+  readonly #pages: ReadCache<Page>;
+  readonly #items: ReadCache<Item>;
 
   constructor(
     pool: pg.Pool,
     table: CollectionTable,
     idempotency: PostgresIdempotencyStore,
     recordWrite: PostgresWriteRecorder | undefined,
+    changes: Changes | undefined,
   ) {
     this.#pool = pool;
+    this.#changes = changes;
+    changes?.subscribe(COLLECTION_CHANGES, (name) => {
+      if (name === undefined || name === table.name) this.#changeCount += 1;
+    });
+    this.#pages = new ReadCache(this.#changeDetector(), CACHED_PAGES);
+    this.#items = new ReadCache(this.#changeDetector(), CACHED_ITEMS);
     this.#recordWrite = recordWrite;
     this.#idempotency = idempotency;
     this.#table = table;
@@ -292,31 +337,61 @@ class PostgresCollectionStore implements CollectionStore {
   }
 
   async get(id: ItemId): Promise<Item | undefined> {
-    const { rows } = await execute<Item>(this.#pool, this.#get, [id]);
-    return rows[0] && this.#read(rows[0]);
+    const read = async () => {
+      const { rows } = await execute<Item>(this.#pool, this.#get, [id]);
+      return rows[0] && this.#read(rows[0]);
+    };
+    return (await this.#heardAll()) ? this.#items.getLater(String(id), read) : read();
   }
 
   async list({ limit, filters = {}, after = 0 }: PageQuery): Promise<Page> {
     const given = Object.entries(filters);
-    // One row beyond the page tells whether another page exists, without counting.
-    const { rows } = await execute<Item>(this.#pool, this.#page(given.map(([name]) => name)), [
-      ...given.map(([name, value]) => {
-        const field = this.#table.fields.find((candidate) => candidate.name === name);
-        return field ? toColumn('postgres', field, value) : value;
-      }),
-      after,
-      limit + 1,
-    ]);
-    return pageOf(this.#table, rows, limit, this.#read);
+    const read = async () => {
+      const { rows } = await execute<Item>(
+        this.#pool,
+        this.#page(given.map(([name]) => name)),
+        pageParameters('postgres', this.#table, given, after, limit),
+      );
+      return pageOf(this.#table, rows, limit, this.#read);
+    };
+    if (!(await this.#heardAll())) return read();
+    return this.#pages.getLater(JSON.stringify([given, after, limit]), read);
+  }
+
+  /**
+   * Whether every change committed before now has been heard, so the caches may answer; else they
+   * are passed by. A round trip that PostgreSQL did not answer in time is UnavailableError, as a
+   * query would be: reading the table after it would double the request's wait.
+   */
+  async #heardAll(): Promise<boolean> {
+    const changes = this.#changes;
+    if (!changes?.listening) return false;
+    return changes.heard().then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof UnavailableError) throw error;
+        return false;
+      },
+    );
+  }
+
+  /** A cache's question: has the table changed since you last asked, or could it have unheard? */
+  #changeDetector(): () => boolean {
+    let seen = -1;
+    return () => {
+      const changed = this.#changes?.listening !== true || this.#changeCount !== seen;
+      seen = this.#changeCount;
+      return changed;
+    };
   }
 
   /** The page statement for these filters, built once per store. */
   #page(filterNames: string[]): NamedStatement {
     const key = filterNames.join(',');
-    let page = this.#pages.get(key);
+    let page = this.#pageStatements.get(key);
     if (!page) {
       page = pageStatement(this.#table, filterNames);
-      this.#pages.set(key, page);
+      this.#pageStatements.set(key, page);
     }
     return page;
   }

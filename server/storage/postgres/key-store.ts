@@ -6,7 +6,7 @@ import type { ApiKeyRecord, KeyStore, NewApiKey } from '../../../core/keys/key-s
 import { hashKey } from '../../keys/api-key.ts';
 import { LastUseRecorder } from '../../keys/last-use.ts';
 import { isExpired, newKeyRow, successorOf } from '../../keys/new-key.ts';
-import type { KeyChanges } from './key-changes.ts';
+import { type Changes, KEY_CHANGES } from './changes.ts';
 import { inPoolTransaction } from './session.ts';
 import { execute, type NamedStatement } from './statements.ts';
 
@@ -92,26 +92,22 @@ export class PostgresKeyStore implements KeyStore {
   readonly #clock: Clock;
   readonly #lastUse: LastUseRecorder;
   readonly #cache = new LRUCache<string, ApiKeyRecord>({ max: CACHED_KEYS, ttl: CACHED_KEY_TTL_MS });
-  readonly #changes: KeyChanges | undefined;
+  readonly #changes: Changes | undefined;
   /** Counts the invalidations, so that a read that raced one is not cached. */
   #generation = 0;
 
-  /** `listen` starts hearing key changes and calls back on each; without it, nothing is cached. */
-  constructor(pool: pg.Pool, clock: Clock = systemClock, listen?: (changed: () => void) => KeyChanges) {
+  /** Keys are cached while `changes` listens; without it, nothing is. */
+  constructor(pool: pg.Pool, clock: Clock = systemClock, changes?: Changes) {
     this.#pool = pool;
     this.#clock = clock;
     this.#lastUse = new LastUseRecorder((id, minute) => execute(pool, KEY_STATEMENTS.markUse, [minute, id]));
-    this.#changes = listen?.(() => this.#invalidate());
+    this.#changes = changes;
+    changes?.subscribe(KEY_CHANGES, () => this.#invalidate());
   }
 
   #invalidate(): void {
     this.#generation += 1;
     this.#cache.clear();
-  }
-
-  /** Stops listening for changes. */
-  async close(): Promise<void> {
-    await this.#changes?.close();
   }
 
   async create(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {

@@ -5,6 +5,7 @@ import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { newDeliveryId } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
+import { listenForChanges } from './changes.ts';
 import { postgresCollectionStores } from './collections.ts';
 import {
   connectionConfig,
@@ -14,7 +15,6 @@ import {
 } from './connection.ts';
 import { withPostgres } from './errors.ts';
 import { PostgresIdempotencyStore } from './idempotency.ts';
-import { listenForKeyChanges } from './key-changes.ts';
 import { PostgresKeyStore } from './key-store.ts';
 import { migratePostgres } from './migrations.ts';
 import { getOrCreatePostgresSecret } from './stored-secret.ts';
@@ -63,10 +63,15 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     const cursorSecret = await getOrCreatePostgresSecret(pool, CURSOR_SECRET_SETTING);
     const idempotency = new PostgresIdempotencyStore(pool);
     const webhooks = new PostgresWebhookStore(pool, clock, newDeliveryId);
-    const keys = new PostgresKeyStore(pool, clock, (changed) => listenForKeyChanges(url, changed));
+    const changes = listenForChanges(url, queryTimeoutMs);
+    const keys = new PostgresKeyStore(pool, clock, changes);
     return {
-      collections: postgresCollectionStores(pool, contract, idempotency, (db, collection, change, item) =>
-        webhooks.record(db, collection, change, item),
+      collections: postgresCollectionStores(
+        pool,
+        contract,
+        idempotency,
+        (db, collection, change, item) => webhooks.record(db, collection, change, item),
+        changes,
       ),
       idempotency,
       webhooks,
@@ -76,7 +81,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
         await withPostgres(() => pool.query('SELECT 1'));
       },
       close: async () => {
-        await Promise.all([keys.close(), pool.end()]);
+        await Promise.all([changes.close(), pool.end()]);
       },
       description,
     };

@@ -25,12 +25,13 @@ import {
   collectionTables,
   defaultLiteral,
   pageOf,
+  pageParameters,
   pageSelectList,
   rowReader,
   selectList,
   toColumn,
 } from '../collection-tables.ts';
-import { ReadCache } from '../read-cache.ts';
+import { CACHED_ITEMS, CACHED_PAGES, ReadCache } from '../read-cache.ts';
 import type { StorageObserver } from '../storage.ts';
 import { changeDetector } from './change-detector.ts';
 import { withSqlite } from './errors.ts';
@@ -62,10 +63,6 @@ interface PendingCreate {
   claim?: IdempotencyClaim;
   answerOf?: (item: Item) => KeptAnswer;
 }
-
-/** Bounds of the read caches: popular pages and items are read again and again between writes. */
-const CACHED_PAGES = 1_000;
-const CACHED_ITEMS = 10_000;
 
 /**
  * Creates the table of each collection the contract has and the database lacks, adds the columns
@@ -321,14 +318,8 @@ class SqliteCollectionStore implements CollectionStore {
     const given = Object.entries(filters);
     return withSqlite(() =>
       this.#pages.get(JSON.stringify([given, after, limit]), () => {
-        // One row beyond the page tells whether another page exists, without counting.
         const rows = this.#page(given.map(([name]) => name)).all(
-          ...given.map(([name, value]) => {
-            const field = this.#table.fields.find((candidate) => candidate.name === name);
-            return field ? toColumn('sqlite', field, value) : value;
-          }),
-          after,
-          limit + 1,
+          ...pageParameters('sqlite', this.#table, given, after, limit),
         );
         return pageOf(this.#table, rows, limit, this.#read);
       }),
