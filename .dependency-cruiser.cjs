@@ -180,6 +180,18 @@ module.exports = {
       to: { path: '^server/telemetry/(metrics|tracing)\\.ts$', dependencyTypesNot: ['dynamic-import', 'type-only'] },
     },
     {
+      name: 'backing-services-on-demand',
+      comment:
+        'pg and ioredis are loaded only when DATABASE_URL or REDIS_URL asks for them (a dynamic import), so that a server on SQLite and process memory loads nothing of them; the URL rules (address.ts) need neither.',
+      severity: 'error',
+      from: { path: '^server/', pathNot: '^server/(storage/postgres|limiter|tools)/' },
+      to: {
+        path: '^server/(storage/postgres|limiter)/',
+        pathNot: '^server/storage/postgres/address\\.ts$',
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+      },
+    },
+    {
       name: 'no-cycles',
       comment: 'A cycle makes two modules one: import order then decides what is defined.',
       severity: 'error',

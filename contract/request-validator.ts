@@ -53,13 +53,25 @@ export const requestValidator: (contract: Contract) => RequestValidator = oncePe
 
 function compile(contract: Contract): RequestValidator {
   const schemas = schemaCompiler(contract.document, { fillDefaults: true });
-  const compiled = new Map<string, CompiledOperation>(
-    contract.operations.map((operation) => [operation.operationId, compileOperation(schemas, contract, operation)]),
+  const operations = new Map<string, ContractOperation>(
+    contract.operations.map((operation) => [operation.operationId, operation]),
   );
+  // Each operation's validators are compiled at its first request: a process keeps in memory the
+  // code of the operations it serves, not of every one the contract has.
+  const compiled = new Map<string, CompiledOperation>();
+  const compiledOf = (operationId: string): CompiledOperation => {
+    let operation = compiled.get(operationId);
+    if (!operation) {
+      const declared = operations.get(operationId);
+      if (!declared) throw new Error(`The contract has no operation ${operationId}`);
+      operation = compileOperation(schemas, contract, declared);
+      compiled.set(operationId, operation);
+    }
+    return operation;
+  };
   return {
     validate(operationId, request) {
-      const operation = compiled.get(operationId);
-      if (!operation) throw new Error(`The contract has no operation ${operationId}`);
+      const operation = compiledOf(operationId);
       const problems: RequestProblem[] = [];
       const input: RequestInput = {
         query: checkParameters('query', operation.query, request.query, problems),

@@ -15,7 +15,6 @@ import type { RateLimiter } from '../core/limiter/rate-limiter.ts';
 import { type BanPolicy, banPolicy } from '../core/limiter/rate-policy.ts';
 import { createServiceApp, type ServiceAppDeps } from './app/service-app.ts';
 import { startDeliveryWorker } from './events/delivery-worker.ts';
-import { openRedisLimiters } from './limiter/redis-rate-limiter.ts';
 import type { LimiterConfig, StorageConfig } from './process/config.ts';
 import { openStorage } from './storage/open.ts';
 import type { Storage } from './storage/storage.ts';
@@ -77,7 +76,8 @@ export async function openService(
   }: ServiceConfig,
   parts: ServiceParts = {},
 ): Promise<Service> {
-  const limiters = parts.limiters ?? openLimiters(limiter, banPolicy(rateLimitRules(contract.document).ban), clock);
+  const limiters =
+    parts.limiters ?? (await openLimiters(limiter, banPolicy(rateLimitRules(contract.document).ban), clock));
   let storage: Storage;
   try {
     // The limiter's connection is ready before the first request, which would otherwise get a 503.
@@ -173,7 +173,7 @@ function tracedLimiters(limiters: Limiters, traced: Traced): Limiters {
 }
 
 /** Process memory for one instance; Redis, shared by every instance. */
-function openLimiters(config: LimiterConfig, ban: BanPolicy, clock: Clock): Limiters {
+async function openLimiters(config: LimiterConfig, ban: BanPolicy, clock: Clock): Promise<Limiters> {
   if (config.engine === 'memory') {
     return {
       ...memoryLimiters({ clock, ban }),
@@ -182,6 +182,8 @@ function openLimiters(config: LimiterConfig, ban: BanPolicy, clock: Clock): Limi
       description: 'in process memory',
     };
   }
+  // ioredis is loaded only where REDIS_URL asks for it: a server without it keeps its memory.
+  const { openRedisLimiters } = await import('./limiter/redis-rate-limiter.ts');
   const redis = openRedisLimiters(config.url, { ban, clock, prefix: config.keyPrefix });
   return { ...redis, description: `in Redis at ${new URL(config.url).host}` };
 }

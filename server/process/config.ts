@@ -5,8 +5,7 @@ import { UsageError } from '../../core/errors.ts';
 import { LOG_LEVELS, type LogLevel } from '../../core/logger.ts';
 import { type Environment, variables } from '../../node/variables.ts';
 import { DEFAULT_RESOLVE_TIMEOUT_MS } from '../events/public-address.ts';
-import { isPostgresUrl } from '../storage/postgres/connection.ts';
-import { DEFAULT_POOL_SIZE } from '../storage/postgres/storage.ts';
+import { DEFAULT_POOL_SIZE, isPostgresUrl } from '../storage/postgres/address.ts';
 
 /** Where the service keeps its data: a SQLite file (one instance), or PostgreSQL (several). */
 export type StorageConfig = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string; poolSize: number };

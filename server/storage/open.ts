@@ -4,7 +4,6 @@ import type { Contract } from '../../contract/contract.ts';
 import type { Clock } from '../../core/clock.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import type { StorageConfig } from '../process/config.ts';
-import { openPostgresStorage } from './postgres/storage.ts';
 import { openSqliteStorage } from './sqlite/storage.ts';
 import type { Storage, StorageObserver } from './storage.ts';
 
@@ -36,6 +35,8 @@ export async function openStorage(
   for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
     try {
       if (config.engine === 'sqlite') return openSqliteStorage(config.path, clock, contract, observer);
+      // pg is loaded only where DATABASE_URL asks for it: a server on SQLite keeps its memory.
+      const { openPostgresStorage } = await import('./postgres/storage.ts');
       return await openPostgresStorage(config.url, { poolSize: config.poolSize, clock, ...(contract && { contract }) });
     } catch (error) {
       if (!(error instanceof UnavailableError) || performance.now() + wait > giveUpAt) throw error;

@@ -72,6 +72,11 @@ const PLANTED: ReadonlyArray<[rule: string, file: string, source: string]> = [
   ['bench-apart-from-tests', 'test/leak.ts', "export { wrk } from '../bench/wrk.ts';\n"],
   ['telemetry-libraries-on-demand', 'server/leak-metrics.ts', "export { Registry } from 'prom-client';\n"],
   ['telemetry-modules-on-demand', 'server/app/leak-tracing.ts', "export * from '../telemetry/tracing.ts';\n"],
+  [
+    'backing-services-on-demand',
+    'server/app/leak-postgres.ts',
+    "export { openPostgresStorage } from '../storage/postgres/storage.ts';\n",
+  ],
   ['no-cycles', 'core/leak-cycle-a.ts', "export { b } from './leak-cycle-b.ts';\nexport const a = 1;\n"],
 ];
 /** The other half of the planted cycle. */

@@ -5,14 +5,10 @@ import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { newDeliveryId } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage } from '../storage.ts';
+import { DEFAULT_POOL_SIZE, describePostgresUrl } from './address.ts';
 import { listenForChanges } from './changes.ts';
 import { postgresCollectionStores } from './collections.ts';
-import {
-  connectionConfig,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_QUERY_TIMEOUT_MS,
-  describePostgresUrl,
-} from './connection.ts';
+import { connectionConfig, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT_MS } from './connection.ts';
 import { withPostgres } from './errors.ts';
 import { PostgresIdempotencyStore } from './idempotency.ts';
 import { PostgresKeyStore } from './key-store.ts';
@@ -30,8 +26,6 @@ export interface PostgresStorageOptions {
   queryTimeoutMs?: number;
   contract?: Contract;
 }
-
-export const DEFAULT_POOL_SIZE = 10;
 
 /**
  * Storage in the PostgreSQL database at `url`, shared by every instance of the service: migrates

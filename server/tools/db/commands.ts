@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { PreconditionError, UnavailableError, UsageError } from '../../../core/errors.ts';
 import { parseCommandLine, readArguments } from '../../../node/command-line.ts';
 import type { StorageConfig } from '../../process/config.ts';
-import { isPostgresUrl } from '../../storage/postgres/connection.ts';
+import { isPostgresUrl } from '../../storage/postgres/address.ts';
 import type { Database } from '../../storage/sqlite/database.ts';
 import { integrityProblems } from '../../storage/sqlite/integrity.ts';
 import { backupDatabase } from './backup.ts';

@@ -11,7 +11,7 @@ import { createLogger } from '../../../core/logger.ts';
 import { readStorageConfig, type StorageConfig } from '../../../server/process/config.ts';
 import { openService } from '../../../server/service.ts';
 import { openStorage } from '../../../server/storage/open.ts';
-import { describePostgresUrl } from '../../../server/storage/postgres/connection.ts';
+import { describePostgresUrl } from '../../../server/storage/postgres/address.ts';
 import type { Storage } from '../../../server/storage/storage.ts';
 import { runDatabaseCommand, USAGE } from '../../../server/tools/db/commands.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
