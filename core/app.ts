@@ -69,6 +69,8 @@ export interface AppDeps {
   publicRoutes?: Hono<AppEnv>;
   /** Told of every request and its answer (the server's metrics and traces); nothing by default. */
   observe?: RequestObserver;
+  /** Called as each request arrives, before anything else: the storage's reads of the request begin there. */
+  onRequest?: () => void;
 }
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -105,6 +107,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const app = new Hono<AppEnv>();
 
+  const { onRequest } = deps;
+  if (onRequest)
+    app.use(async (_c, next) => {
+      onRequest();
+      return next();
+    });
   app.use(hardeningHeaders());
   app.use(headContentLength());
   app.use(requestId());

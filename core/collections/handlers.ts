@@ -14,8 +14,8 @@ import { createOnce } from '../idempotency/create-once.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { entityTag, ifMatchHolds } from './entity-tags.ts';
 import { mergePatch } from './merge-patch.ts';
-import { OWNER_FIELD, requestOwner } from './owners.ts';
-import type { CollectionStore, CollectionStores, FilterValue, Item, ItemId } from './store.ts';
+import { OWNER_FIELD, ownerLimitReached, requestOwner } from './owners.ts';
+import type { CollectionStore, CollectionStores, FilterValue, Item, ItemId, Page } from './store.ts';
 
 /**
  * A handler as the app calls it: with the request's validated input, which the generated types
@@ -118,11 +118,44 @@ function ownedBy(collection: Collection, c: AppContext): (item: Item) => boolean
   return (item) => item[field] === owner;
 }
 
+const JSON_BODY = { 'Content-Type': 'application/json' };
+
+/**
+ * What `write` makes of a value the store answers again from its read cache, frozen and shared
+ * until a commit: written once (JSON, hashes, signatures) and reused for as long as the value is.
+ * What else `write` is given must be decided by the value's cache key.
+ */
+function writtenOnce<Value extends object, Context extends unknown[], Written>(
+  write: (value: Value, ...context: Context) => Written,
+): (value: Value, ...context: Context) => Written {
+  const written = new WeakMap<Value, Written>();
+  return (value, ...context) => {
+    let kept = written.get(value);
+    if (kept === undefined) {
+      kept = write(value, ...context);
+      if (Object.isFrozen(value)) written.set(value, kept);
+    }
+    return kept;
+  };
+}
+
 function listItems(collection: Collection, store: CollectionStore, cursors: CursorCodec): InputHandler {
   const parameters = new Set(collection.list?.parameters.map((parameter) => parameter.name));
   const pagesByCursor = parameters.has('cursor') && parameters.has('limit');
   const owner = ownerField(collection);
   const shown = answerOf(collection, false);
+  // The page's key (its limit, filters and position) decides its Link as well as its items.
+  const written = writtenOnce((page: Page, limit: number, filters: Record<string, FilterValue>) => {
+    const answer: { body: string; link?: string } = { body: JSON.stringify(page.items.map(shown)) };
+    if (pagesByCursor && page.hasMore && page.position !== undefined) {
+      // The next page repeats the request's limit (also when it was the default) and filters.
+      const next = new URLSearchParams({ limit: String(limit) });
+      for (const [name, value] of Object.entries(filters)) next.set(name, String(value));
+      next.set('cursor', cursors.encode({ collection: collection.name, filters, afterId: page.position }));
+      answer.link = `<${collection.servedPath}?${next}>; rel="next"`;
+    }
+    return answer;
+  });
   return async (c, { query }) => {
     // The validator has filled in the contract's default `limit`.
     const limit = typeof query.limit === 'number' ? query.limit : EVERY_ITEM;
@@ -140,14 +173,9 @@ function listItems(collection: Collection, store: CollectionStore, cursors: Curs
       filters: owner ? { ...filters, [owner]: requestOwner(c, collection) } : filters,
       after,
     });
-    if (pagesByCursor && page.hasMore && page.position !== undefined) {
-      // The next page repeats the request's limit (also when it was the default) and filters.
-      const next = new URLSearchParams({ limit: String(limit) });
-      for (const [name, value] of Object.entries(filters)) next.set(name, String(value));
-      next.set('cursor', cursors.encode({ ...expected, afterId: page.position }));
-      c.header('Link', `<${collection.servedPath}?${next}>; rel="next"`);
-    }
-    return c.json(page.items.map(shown), 200);
+    const { body, link } = written(page, limit, filters);
+    if (link !== undefined) c.header('Link', link);
+    return c.body(body, 200, JSON_BODY);
   };
 }
 
@@ -163,10 +191,18 @@ function createItem(
   if (need !== undefined) throw new PreconditionError(need);
   const owner = ownerField(collection);
   const shown = answerOf(collection, true);
+  const limit = collection.ownerLimit;
   return async (c, { body }) => {
     const sent = body as Record<string, unknown>;
+    const ownerValue = owner === undefined ? undefined : requestOwner(c, collection);
+    // A create at its owner's limit is refused before the service's own work (a name to resolve,
+    // say), which would be spent for nothing; the store checks again in its transaction.
+    if (owner !== undefined && ownerValue !== undefined && limit && serviceFields) {
+      const owned = await store.list({ limit: limit.items, filters: { [owner]: ownerValue } });
+      if (owned.items.length >= limit.items) throw ownerLimitReached(collection, limit);
+    }
     const fields = { ...newItemFields(collection, sent), ...(await serviceFields?.(c, sent)) };
-    if (owner) fields[owner] = requestOwner(c, collection);
+    if (owner !== undefined) fields[owner] = ownerValue;
     return createOnce(c, store, fields, (item) => ({
       status: 201,
       body: shown(item),
@@ -179,13 +215,18 @@ function fetchItem(collection: Collection, store: CollectionStore): InputHandler
   const idParameter = collection.idParameter ?? 'id';
   const tagged = declaresETag(collection.fetch);
   const shown = answerOf(collection, false);
+  const written = writtenOnce((item: Item) => ({
+    body: JSON.stringify(shown(item)),
+    tag: tagged ? entityTag(item) : undefined,
+  }));
   return async (c, { path }) => {
     // The validator has checked that the id is of the contract's form (an integer in its range).
     const id = path[idParameter] as ItemId;
     const item = await store.get(id);
     if (!item || !ownedBy(collection, c)(item)) throw notFound(collection, id);
-    if (tagged) c.header('ETag', entityTag(item));
-    return c.json(shown(item), 200);
+    const { body, tag } = written(item);
+    if (tag !== undefined) c.header('ETag', tag);
+    return c.body(body, 200, JSON_BODY);
   };
 }
 

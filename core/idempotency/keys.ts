@@ -87,9 +87,14 @@ function replayed(response: Response): boolean {
  * several, and the group commit would write them in more, smaller batches.
  */
 function fingerprintOf(sha256: Sha256, operationId: string, body: Uint8Array): string {
-  const name = new TextEncoder().encode(`${operationId}\n`);
+  const name = encoder.encode(`${operationId}\n`);
   const message = new Uint8Array(name.length + body.length);
   message.set(name);
   message.set(body, name.length);
-  return Array.from(sha256(message), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  let hex = '';
+  for (const byte of sha256(message)) hex += HEX_BYTES[byte];
+  return hex;
 }
+
+const encoder = new TextEncoder();
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));

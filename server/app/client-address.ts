@@ -9,9 +9,20 @@ import type { AppContext } from '../../core/http-types.ts';
  * address counts), so a client cannot make up a bucket per request, nor one of any size.
  */
 export function clientAddressResolver(trustProxy: boolean): (c: AppContext) => string {
+  // Every request's access line names its address, and a client sends many requests in a row
+  // (over one connection, or through the one proxy): the last address's bucket is kept.
+  let lastAddress: string | undefined;
+  let lastBucket: string | undefined;
+  const bucketOf = (raw: string | undefined) => {
+    if (raw !== lastAddress) {
+      lastAddress = raw;
+      lastBucket = addressBucket(raw);
+    }
+    return lastBucket;
+  };
   return (c) => {
     const forwarded = trustProxy ? c.req.header('X-Forwarded-For')?.split(',').at(-1)?.trim() : undefined;
-    return addressBucket(forwarded) ?? addressBucket(getConnInfo(c).remote.address) ?? 'unknown';
+    return (forwarded !== undefined && bucketOf(forwarded)) || bucketOf(getConnInfo(c).remote.address) || 'unknown';
   };
 }
 

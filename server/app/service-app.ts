@@ -20,7 +20,7 @@ import type { ReadinessProbes } from './readiness.ts';
 export interface ServiceAppDeps
   extends Pick<AppDeps, 'limiters' | 'clock' | 'logger' | 'clientAddress' | 'corsOrigins' | 'observe'> {
   contract: Contract;
-  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret' | 'idempotency' | 'webhooks'>;
+  storage: Pick<Storage, 'collections' | 'keys' | 'cursorSecret' | 'idempotency' | 'webhooks' | 'requestBegins'>;
   probes: ReadinessProbes;
   /** WEBHOOKS_ALLOW_PRIVATE: webhook endpoints may be http and private addresses. */
   webhooksAllowPrivate?: boolean;
@@ -50,6 +50,7 @@ export function createServiceApp({
     ...deps,
     contract,
     keys: storage.keys,
+    ...(storage.requestBegins && { onRequest: storage.requestBegins }),
     idempotency: {
       store: storage.idempotency,
       sha256: (message) => createHash('sha256').update(message).digest(),

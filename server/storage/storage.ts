@@ -21,6 +21,12 @@ export interface Storage {
   keys: KeyStore;
   /** The key lines' webhook endpoints and the outbox of their deliveries. */
   webhooks: WebhookStore;
+  /**
+   * Called as each request begins, so that the request's reads see every commit acknowledged
+   * before it and may share one look at the database; PostgreSQL's caches hear of commits on
+   * their own and need no call.
+   */
+  requestBegins?(): void;
   /** The answers kept under `Idempotency-Key`s; creates record theirs through `collections`. */
   idempotency: IdempotencyStore;
   /** Signs pagination cursors; kept in the database, so every instance and restart accepts them. */

@@ -4,6 +4,7 @@ import type { Clock } from '../../../core/clock.ts';
 import { systemClock } from '../../../core/clock.ts';
 import { newDeliveryId } from '../../events/identifiers.ts';
 import { CURSOR_SECRET_SETTING, type Storage, type StorageObserver } from '../storage.ts';
+import { requestBegins } from './change-detector.ts';
 import { sqliteCollectionStores } from './collections.ts';
 import { type Database, openDatabase } from './database.ts';
 import { withSqlite } from './errors.ts';
@@ -56,6 +57,7 @@ export function sqliteStorage(
     idempotency,
     webhooks,
     keys: new SqliteKeyStore(db, clock),
+    requestBegins: () => requestBegins(db),
     cursorSecret: getOrCreateSecret(db, CURSOR_SECRET_SETTING),
     async ping() {
       checkFile();

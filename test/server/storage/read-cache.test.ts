@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/logger.ts';
 import { openService } from '../../../server/service.ts';
 import { ReadCache } from '../../../server/storage/read-cache.ts';
-import { changeDetector } from '../../../server/storage/sqlite/change-detector.ts';
+import { changeDetector, requestBegins } from '../../../server/storage/sqlite/change-detector.ts';
 import { type Database, openDatabase } from '../../../server/storage/sqlite/database.ts';
 import { SqliteKeyStore } from '../../../server/storage/sqlite/key-store.ts';
 import { defined } from '../../support/defined.ts';
@@ -52,6 +52,26 @@ describe('changeDetector', () => {
     mine.prepare("INSERT INTO pets (name, category_id, status) VALUES ('C', 1, 'available')").run();
     expect(first()).toBe(true);
     expect(second()).toBe(true);
+  });
+
+  it('once requests begin, reports a commit by another connection at the first look of the next request', () => {
+    const keys = changeDetector(mine);
+    const pages = changeDetector(mine);
+    requestBegins(mine);
+    keys();
+    pages();
+    theirs.prepare("INSERT INTO pets (name, category_id, status) VALUES ('D', 1, 'available')").run();
+    requestBegins(mine);
+    expect(keys()).toBe(true);
+    expect(pages()).toBe(true);
+  });
+
+  it('once requests begin, still reports a commit by this connection within the same request', () => {
+    const changed = changeDetector(mine);
+    requestBegins(mine);
+    changed();
+    mine.prepare("INSERT INTO pets (name, category_id, status) VALUES ('E', 1, 'available')").run();
+    expect(changed()).toBe(true);
   });
 });
 
@@ -106,6 +126,27 @@ describe('ReadCache', () => {
     expect(Object.isFrozen(value)).toBe(true);
     expect(Object.isFrozen(value.list)).toBe(true);
   });
+
+  it('keeps a read that waited only when nothing changed while it waited', async () => {
+    let changes = 0;
+    let seen = 0;
+    const cache = new ReadCache<{ n: number }>(() => {
+      const changed = changes !== seen;
+      seen = changes;
+      return changed;
+    }, 10);
+    let answer: (value: { n: number }) => void = () => {};
+    const waiting = cache.getLater('a', () => new Promise((resolve) => (answer = resolve)));
+    // A change heard, and another read that asks first, while the first read waits.
+    changes += 1;
+    expect(await cache.getLater('b', async () => ({ n: 0 }))).toEqual({ n: 0 });
+    answer({ n: 1 });
+    expect(await waiting).toEqual({ n: 1 });
+    const read = counted({ n: 2 });
+    expect(await cache.getLater('a', async () => read())).toEqual({ n: 2 });
+    expect(await cache.getLater('a', async () => read())).toEqual({ n: 2 });
+    expect(read.calls).toBe(1);
+  });
 });
 
 describe('the service, beside another connection to its file', () => {
@@ -124,6 +165,27 @@ describe('the service, beside another connection to its file', () => {
 
       other.prepare("INSERT INTO pets (name, category_id, status) VALUES ('Added elsewhere', 1, 'available')").run();
       expect(await (await list()).json()).toEqual([expect.objectContaining({ name: 'Added elsewhere' })]);
+
+      // A page read again from the cache, then one more pet: the page of one gains its next link.
+      const firstPage = () =>
+        service.app.request('/v1/pets?limit=1', { headers: { Authorization: `Bearer ${secret}` } });
+      for (let read = 0; read < 2; read++) expect((await firstPage()).headers.get('Link')).toBeNull();
+      other.prepare("INSERT INTO pets (name, category_id, status) VALUES ('Added later', 1, 'available')").run();
+      const paged = await firstPage();
+      expect(paged.headers.get('Link')).toMatch(/rel="next"/);
+      const firstPets = (await paged.json()) as Array<{ id: number; name: string }>;
+      expect(firstPets).toEqual([expect.objectContaining({ name: 'Added elsewhere' })]);
+
+      // An item read again from the cache, then renamed elsewhere: its body and ETag follow.
+      const { id } = defined(firstPets[0], 'the first pet');
+      const fetchAdded = () =>
+        service.app.request(`/v1/pets/${id}`, { headers: { Authorization: `Bearer ${secret}` } });
+      const tag = (await fetchAdded()).headers.get('ETag');
+      expect((await fetchAdded()).headers.get('ETag')).toBe(tag);
+      other.prepare("UPDATE pets SET name = 'Renamed elsewhere' WHERE id = ?").run(id);
+      const renamed = await fetchAdded();
+      expect(renamed.headers.get('ETag')).not.toBe(tag);
+      expect(await renamed.json()).toEqual(expect.objectContaining({ name: 'Renamed elsewhere' }));
 
       await new SqliteKeyStore(other).revoke(record.id);
       expect((await list()).status).toBe(401);
