@@ -21,9 +21,9 @@ const BARE = fileURLToPath(new URL('./servers/bare.ts', import.meta.url));
 const PEER = fileURLToPath(new URL('./servers/fastify-peer.ts', import.meta.url));
 /** The peer (bench/servers/fastify-peer.ts) serves the page of pets only; ours must do at least this much better. */
 const MIN_PEER_RATIO = 1.5;
-/** PostgreSQL + Redis against SQLite for the page of pets, in the same rounds (issue 34). */
+/** PostgreSQL + Redis against SQLite for the page of pets, in the same rounds (issue 34), its p99 too (issue 42). */
 const MIN_SCALE_OUT_RATIO = 0.6;
-const MAX_SCALE_OUT_P99_MS = 25;
+const MAX_SCALE_OUT_P99_RATIO = 2;
 /** A create with an Idempotency-Key against the same create without one. */
 const MIN_IDEMPOTENCY_RATIO = 0.8;
 /** The page of pets with METRICS_PORT set against the same server without it. */
@@ -38,14 +38,15 @@ interface Route {
   body?: string;
   /** Of the bare app's req/s for the same answer. */
   minRatio: number;
-  maxP99Ms: number;
+  /** Of the bare app's p99 in the same run: tails are judged against the machine's own (issue 42). */
+  maxP99Ratio: number;
   /** Every request with an Idempotency-Key of its own; compared with the same route without it. */
   idempotencyKeys?: boolean;
 }
 
 const ROUTES: Route[] = [
-  { name: `GET ${PATH}`, method: 'GET', path: PATH, status: 200, minRatio: 0.6, maxP99Ms: 15 },
-  { name: 'GET /v1/pets/{petId}', method: 'GET', path: '/v1/pets/7', status: 200, minRatio: 0.6, maxP99Ms: 15 },
+  { name: `GET ${PATH}`, method: 'GET', path: PATH, status: 200, minRatio: 0.6, maxP99Ratio: 3 },
+  { name: 'GET /v1/pets/{petId}', method: 'GET', path: '/v1/pets/7', status: 200, minRatio: 0.6, maxP99Ratio: 3 },
   {
     name: 'POST /v1/pets',
     method: 'POST',
@@ -53,7 +54,7 @@ const ROUTES: Route[] = [
     status: 201,
     body: JSON.stringify({ name: 'Bench pet', categoryId: 3 }),
     minRatio: 0.4,
-    maxP99Ms: 25,
+    maxP99Ratio: 3,
   },
   {
     name: 'POST /v1/pets with Idempotency-Key',
@@ -62,7 +63,7 @@ const ROUTES: Route[] = [
     status: 201,
     body: JSON.stringify({ name: 'Bench pet', categoryId: 3 }),
     minRatio: 0.4,
-    maxP99Ms: 25,
+    maxP99Ratio: 3,
     idempotencyKeys: true,
   },
 ];
@@ -229,9 +230,9 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
         );
       for (const engine of ['SQLite', 'PostgreSQL + Redis']) {
         const ratioFigure = `${engine}: ${route.name}, req/s / bare`;
-        const p99Figure = `${engine}: ${route.name}, p99`;
+        const p99Figure = `${engine}: ${route.name}, p99 / bare p99`;
         const ratioTarget = `≥ ${route.minRatio}`;
-        const p99Target = `< ${route.maxP99Ms} ms`;
+        const p99Target = `≤ ${route.maxP99Ratio}`;
         if (!servers.some((server) => server.name === engine)) {
           rows.push(skipped(ratioFigure, ratioTarget, missing ?? ''), skipped(p99Figure, p99Target, missing ?? ''));
           continue;
@@ -246,7 +247,12 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
             ratioTarget,
             ratio >= route.minRatio && errors === 0,
           ),
-          judged(p99Figure, ms(top.p99Us), p99Target, top.p99Us < route.maxP99Ms * 1000),
+          judged(
+            p99Figure,
+            `${(top.p99Us / bareBest.p99Us).toFixed(2)} (${ms(top.p99Us)} against ${ms(bareBest.p99Us)})`,
+            p99Target,
+            top.p99Us <= route.maxP99Ratio * bareBest.p99Us,
+          ),
         );
         if (route.idempotencyKeys) {
           // The cost of the key: a lookup before the create and a row written in its commit.
@@ -300,7 +306,7 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
       }
       if (route === ROUTES[0]) {
         const ratioFigure = `PostgreSQL + Redis: ${route.name}, req/s / SQLite`;
-        const p99Figure = `PostgreSQL + Redis: ${route.name}, p99 (scale-out target)`;
+        const p99Figure = `PostgreSQL + Redis: ${route.name}, p99 / SQLite p99`;
         if (servers.some((server) => server.name === 'PostgreSQL + Redis')) {
           const top = best('PostgreSQL + Redis');
           const ratio = requestsPerSecond(top) / requestsPerSecond(best('SQLite'));
@@ -313,12 +319,17 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
               `≥ ${MIN_SCALE_OUT_RATIO}`,
               ratio >= MIN_SCALE_OUT_RATIO,
             ),
-            judged(p99Figure, ms(top.p99Us), `< ${MAX_SCALE_OUT_P99_MS} ms`, top.p99Us < MAX_SCALE_OUT_P99_MS * 1000),
+            judged(
+              p99Figure,
+              `${(top.p99Us / best('SQLite').p99Us).toFixed(2)} (${ms(top.p99Us)} against ${ms(best('SQLite').p99Us)})`,
+              `≤ ${MAX_SCALE_OUT_P99_RATIO}`,
+              top.p99Us <= MAX_SCALE_OUT_P99_RATIO * best('SQLite').p99Us,
+            ),
           );
         } else
           rows.push(
             skipped(ratioFigure, `≥ ${MIN_SCALE_OUT_RATIO}`, missing ?? ''),
-            skipped(p99Figure, `< ${MAX_SCALE_OUT_P99_MS} ms`, missing ?? ''),
+            skipped(p99Figure, `≤ ${MAX_SCALE_OUT_P99_RATIO}`, missing ?? ''),
           );
       }
     }

@@ -10,6 +10,7 @@ import { apiRows } from './api.ts';
 import { docsRows } from './docs.ts';
 import { editLoopRows } from './edit-loop.ts';
 import { fuzzRows } from './fuzz-rate.ts';
+import { idleMemoryRows } from './idle-memory.ts';
 import { type MockRows, mockRows } from './mocks.ts';
 import { scaleRows } from './scale.ts';
 import { failed, markdownTable, missedAny, type Row, skipped } from './table.ts';
@@ -78,6 +79,7 @@ const api = await part(
 const docs = await part('Row 7: the docs under load beside the API', () => docsRows({ ...settings.docs, log }), asRows);
 const scale = await part('Row 3: scale', () => scaleRows({ ...settings.scale, log }), asRows);
 const fuzzing = await part('Row 8: the fuzzer against the server', () => fuzzRows(log), asRows);
+const idle = await part('Row 9: the server at rest', () => idleMemoryRows(log), asRows);
 const workspace = await createWorkspace();
 let mocks: MockRows;
 let editLoop: Row[];
@@ -101,7 +103,17 @@ const testSuite =
     ? [skipped(TEST_SUITE_FIGURE, TEST_SUITE_TARGET, quick ? 'quick run' : '--skip-test-suite')]
     : await part('Row 6: npm test', () => testSuiteRows(log), asRows);
 
-const rows = [...api, ...scale, ...mocks.throughput, ...editLoop, ...mocks.editLoop, ...docs, ...fuzzing, ...testSuite];
+const rows = [
+  ...api,
+  ...scale,
+  ...mocks.throughput,
+  ...editLoop,
+  ...mocks.editLoop,
+  ...docs,
+  ...fuzzing,
+  ...idle,
+  ...testSuite,
+];
 const loadAfter = loads();
 const elapsed = ((Date.now() - startedAt.getTime()) / 1000).toFixed(0);
 const table = markdownTable(rows);

@@ -20,6 +20,8 @@ const EDIT_SERVED_TARGET_MS = 2000;
 const MIN_STATEFUL_RATIO = 5;
 const MIN_STATIC_RATIO = 1;
 const MAX_STATIC_P99_MS = 50;
+/** The stateful mock's p99 against the static mock's in the same run: the cost of its state in the tail (issue 42). */
+const MAX_STATEFUL_P99_RATIO = 3;
 /** Any key works with the static mock and Prism; the stateful mock's own key is read from its output. */
 const ANY_KEY = { Authorization: 'Bearer ask_bench_any_key' };
 /** The example of the first page, whose first pet's name the edit changes. */
@@ -111,6 +113,12 @@ export async function mockRows(workspace: string, options: MockOptions): Promise
           ratioValue(statefulRun),
           `≥ ${MIN_STATEFUL_RATIO}`,
           ratioMet(statefulRun, MIN_STATEFUL_RATIO),
+        ),
+        judged(
+          `npm run mock:stateful (default key), GET ${PATH}, p99 / the static mock's p99`,
+          `${(statefulRun.p99Us / staticRun.p99Us).toFixed(2)} (${ms(statefulRun.p99Us)} against ${ms(staticRun.p99Us)})`,
+          `≤ ${MAX_STATEFUL_P99_RATIO}`,
+          statefulRun.p99Us <= MAX_STATEFUL_P99_RATIO * staticRun.p99Us,
         ),
         judged(
           `npm run mock (static), GET ${PATH}, req/s / Prism`,

@@ -6,7 +6,8 @@ import { seconds } from './edit-loop.ts';
 import { judged, type Row } from './table.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TARGET_MS = 90_000;
+// Issue 42: on an idle machine of this kind (2 cores).
+const TARGET_MS = 180_000;
 export const TEST_SUITE_FIGURE = 'npm test, wall time';
 export const TEST_SUITE_TARGET = `< ${seconds(TARGET_MS)}`;
 
