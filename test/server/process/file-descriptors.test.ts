@@ -9,11 +9,11 @@ import http from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStorage } from '../../../server/storage/sqlite/storage.ts';
+import { compiledProgram } from '../../support/server-process.ts';
 
-const MAIN = fileURLToPath(new URL('../../../server/process/main.ts', import.meta.url));
+const MAIN = compiledProgram('process/main');
 /** The process's descriptor limit: enough to start (tsx reads many files), far fewer than the flood. */
 const DESCRIPTOR_LIMIT = 256;
 const FLOOD = 400;
@@ -50,14 +50,10 @@ describe.skipIf(process.platform !== 'linux')(
       apiKey = (await storage.keys.create({ plan: 'enterprise', perMinute: 1_000_000, perDay: 1_000_000 })).secret;
       await storage.close();
       // The shell lowers the limit, then becomes the server.
-      server = spawn(
-        'bash',
-        ['-c', `ulimit -n ${DESCRIPTOR_LIMIT} && exec "$@"`, 'bash', process.execPath, '--import', 'tsx', MAIN],
-        {
-          env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DATABASE_PATH: databasePath },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      server = spawn('bash', ['-c', `ulimit -n ${DESCRIPTOR_LIMIT} && exec "$@"`, 'bash', process.execPath, MAIN], {
+        env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DATABASE_PATH: databasePath },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       server.stdout?.on('data', (chunk: Buffer) => (output += chunk));
       server.stderr?.on('data', (chunk: Buffer) => (output += chunk));

@@ -2,7 +2,6 @@
 // they see the same pets, hand out ids that never collide, accept each other's cursors, enforce
 // the rate limits exactly across instances, and refuse a revoked key within a second.
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contract/bundled.ts';
@@ -17,9 +16,9 @@ import {
   redisTestPrefix,
 } from '../../../support/backing-services.ts';
 import { defined } from '../../support/defined.ts';
-import { type ServerProcess, startServerProcess } from '../../support/server-process.ts';
+import { compiledProgram, type ServerProcess, startServerProcess } from '../../support/server-process.ts';
 
-const KEYS_CLI = fileURLToPath(new URL('../../../server/tools/keys-cli.ts', import.meta.url));
+const KEYS_CLI = compiledProgram('tools/keys-cli');
 const INSTANCES = 3;
 const available = (await postgresReachable()) && (await redisReachable());
 
@@ -109,7 +108,7 @@ describe.skipIf(!available)('three instances on one PostgreSQL and one Redis', {
     const { record, secret } = await storage.keys.create({ plan: 'pro' });
     for (let index = 0; index < INSTANCES; index += 1) expect((await send(index, '/v1/pets', secret)).status).toBe(200);
 
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', KEYS_CLI, 'revoke', String(record.id)], {
+    await promisify(execFile)(process.execPath, [KEYS_CLI, 'revoke', String(record.id)], {
       env: { ...process.env, ...env },
     });
     const revokedAt = Date.now();

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.ts';
@@ -14,6 +13,7 @@ import { runKeysCommand, USAGE } from '../../../server/tools/keys.ts';
 import { createTestDatabase, postgresReachable } from '../../../support/backing-services.ts';
 import { planLimits } from '../../support/contract-rate-limits.ts';
 import { defined } from '../../support/defined.ts';
+import { compiledProgram } from '../../support/server-process.ts';
 import { useTempDirs } from '../../support/temp-dir.ts';
 
 const tempDir = useTempDirs();
@@ -271,9 +271,9 @@ describe('keys with bad arguments', () => {
 });
 
 describe('npm run keys (the process)', () => {
-  const script = fileURLToPath(new URL('../../../server/tools/keys-cli.ts', import.meta.url));
+  const script = compiledProgram('tools/keys-cli');
   const runProcess = (args: string[], databasePath: string) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], {
+    promisify(execFile)(process.execPath, [script, ...args], {
       // An empty DATABASE_URL: these tests are about DATABASE_PATH, whatever the caller's environment says.
       env: { ...process.env, DATABASE_PATH: databasePath, DATABASE_URL: '' },
     });
@@ -296,8 +296,8 @@ describe('npm run keys (the process)', () => {
 describe('keys with a malformed DATABASE_POOL_SIZE', () => {
   it('says what the variable must be and exits with code 2, touching no database', async () => {
     const path = join(tempDir(), 'keys.db');
-    const script = fileURLToPath(new URL('../../../server/tools/keys-cli.ts', import.meta.url));
-    const running = promisify(execFile)(process.execPath, ['--import', 'tsx', script, 'list'], {
+    const script = compiledProgram('tools/keys-cli');
+    const running = promisify(execFile)(process.execPath, [script, 'list'], {
       env: {
         ...process.env,
         DATABASE_URL: 'postgres://postgres@127.0.0.1:1/animals',
@@ -356,14 +356,10 @@ describe.skipIf(!(await postgresReachable()))('keys on PostgreSQL at DATABASE_UR
   });
 
   it('runs as a process (npm run keys) against DATABASE_URL', async () => {
-    const script = fileURLToPath(new URL('../../../server/tools/keys-cli.ts', import.meta.url));
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', script, 'create', '--plan', 'business'],
-      {
-        env: { ...process.env, DATABASE_URL: url(), DATABASE_POOL_SIZE: '1' },
-      },
-    );
+    const script = compiledProgram('tools/keys-cli');
+    const { stdout } = await promisify(execFile)(process.execPath, [script, 'create', '--plan', 'business'], {
+      env: { ...process.env, DATABASE_URL: url(), DATABASE_POOL_SIZE: '1' },
+    });
     const secret = stdout.trimEnd().split('\n').at(-1) ?? '';
     expect(await findActiveThere(secret)).toMatchObject({ plan: 'business' });
   });
