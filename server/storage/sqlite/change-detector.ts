@@ -13,11 +13,12 @@ const watches = new WeakMap<Database, ConnectionWatch>();
  * Answers whether anything may have been committed to the database since its previous call:
  * by this connection (`total_changes()`, from memory), or by any other connection, in this
  * process or another (the keys tool, a second server) (`PRAGMA data_version`, a read transaction
- * whose file locks cost a few µs). Every detector of one connection shares one look at the file:
- * once the server says when its requests begin (`requestBegins`), that look serves every read
- * until the next request begins, so a request's reads see the database as it was after the request
- * arrived, exactly as fresh as reading SQLite itself then. Until then (the tools, a test's
- * direct reads) every read looks.
+ * whose file locks cost some 6 µs). Every detector of one connection shares one look at the file:
+ * once the server says when its requests begin (`requestBegins`), one look serves every read of
+ * the requests that begin in the same turn of the event loop, until the next turn. Those requests
+ * were all on their sockets before the turn's poll returned, so before the look: their reads see
+ * every commit acknowledged before they were sent, exactly as fresh as reading SQLite itself
+ * then. Until requests begin (the tools, a test's direct reads) every read looks.
  */
 export function changeDetector(db: Database): () => boolean {
   const watch = watchOf(db);
@@ -30,7 +31,7 @@ export function changeDetector(db: Database): () => boolean {
   };
 }
 
-/** Tells the connection's read caches that a request begins: its first read looks at the file again. */
+/** Tells the connection's read caches that a request begins: the first read of this turn of the event loop looks at the file again. */
 export function requestBegins(db: Database): void {
   watchOf(db).requestBegins();
 }
@@ -51,7 +52,8 @@ function connectionWatch(db: Database): ConnectionWatch {
   let seenOwn: number | undefined;
   let changes = 0;
   let servesRequests = false;
-  let lookedThisRequest = false;
+  let lookedThisTurn = false;
+  let turnEnds = false;
   return {
     changes() {
       const own = ownChanges.get();
@@ -59,19 +61,25 @@ function connectionWatch(db: Database): ConnectionWatch {
         seenOwn = own;
         changes += 1;
       }
-      if (!(servesRequests && lookedThisRequest)) {
+      if (!(servesRequests && lookedThisTurn)) {
         const version = dataVersion.get();
         if (version !== seenVersion) {
           seenVersion = version;
           changes += 1;
         }
-        lookedThisRequest = true;
+        lookedThisTurn = true;
       }
       return changes;
     },
     requestBegins() {
       servesRequests = true;
-      lookedThisRequest = false;
+      if (turnEnds) return;
+      lookedThisTurn = false;
+      // setImmediate runs after the poll phase that brought this turn's requests.
+      turnEnds = true;
+      setImmediate(() => {
+        turnEnds = false;
+      });
     },
   };
 }

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../../../contract/bundled.ts';
 import { createLogger } from '../../../core/logger.ts';
+import { listen } from '../../../node/listen.ts';
 import { openService } from '../../../server/service.ts';
 import { ReadCache } from '../../../server/storage/read-cache.ts';
 import { changeDetector, requestBegins } from '../../../server/storage/sqlite/change-detector.ts';
@@ -54,16 +56,27 @@ describe('changeDetector', () => {
     expect(second()).toBe(true);
   });
 
-  it('once requests begin, reports a commit by another connection at the first look of the next request', () => {
+  it('once requests begin, reports a commit by another connection at the first look of a request of a later turn', async () => {
     const keys = changeDetector(mine);
     const pages = changeDetector(mine);
     requestBegins(mine);
     keys();
     pages();
     theirs.prepare("INSERT INTO pets (name, category_id, status) VALUES ('D', 1, 'available')").run();
+    await new Promise(setImmediate);
     requestBegins(mine);
     expect(keys()).toBe(true);
     expect(pages()).toBe(true);
+  });
+
+  it('lets the requests that begin in one turn of the event loop share one look at the file', () => {
+    const changed = changeDetector(mine);
+    requestBegins(mine);
+    changed();
+    // Committed after the turn's requests were read from their sockets: none of them was sent after it.
+    theirs.prepare("INSERT INTO pets (name, category_id, status) VALUES ('F', 1, 'available')").run();
+    requestBegins(mine);
+    expect(changed()).toBe(false);
   });
 
   it('once requests begin, still reports a commit by this connection within the same request', () => {
@@ -157,18 +170,22 @@ describe('the service, beside another connection to its file', () => {
       logger: createLogger('silent'),
       clientAddress: () => '192.0.2.1',
     });
+    // Over HTTP, as requests reach the server: the caches look at the file once per turn of the event loop.
+    const listening = await listen(service.app.fetch, '127.0.0.1', 0, {
+      maxBodyBytes: loadContract().largestBodyBytes,
+    });
+    const request = (target: string, init?: RequestInit) => fetch(`${listening.origin}${target}`, init);
     const other = openDatabase(path);
     try {
       const { record, secret } = await service.storage.keys.create({ plan: 'pro' });
-      const list = () => service.app.request('/v1/pets', { headers: { Authorization: `Bearer ${secret}` } });
+      const list = () => request('/v1/pets', { headers: { Authorization: `Bearer ${secret}` } });
       expect(await (await list()).json()).toEqual([]);
 
       other.prepare("INSERT INTO pets (name, category_id, status) VALUES ('Added elsewhere', 1, 'available')").run();
       expect(await (await list()).json()).toEqual([expect.objectContaining({ name: 'Added elsewhere' })]);
 
       // A page read again from the cache, then one more pet: the page of one gains its next link.
-      const firstPage = () =>
-        service.app.request('/v1/pets?limit=1', { headers: { Authorization: `Bearer ${secret}` } });
+      const firstPage = () => request('/v1/pets?limit=1', { headers: { Authorization: `Bearer ${secret}` } });
       for (let read = 0; read < 2; read++) expect((await firstPage()).headers.get('Link')).toBeNull();
       other.prepare("INSERT INTO pets (name, category_id, status) VALUES ('Added later', 1, 'available')").run();
       const paged = await firstPage();
@@ -178,8 +195,7 @@ describe('the service, beside another connection to its file', () => {
 
       // An item read again from the cache, then renamed elsewhere: its body and ETag follow.
       const { id } = defined(firstPets[0], 'the first pet');
-      const fetchAdded = () =>
-        service.app.request(`/v1/pets/${id}`, { headers: { Authorization: `Bearer ${secret}` } });
+      const fetchAdded = () => request(`/v1/pets/${id}`, { headers: { Authorization: `Bearer ${secret}` } });
       const tag = (await fetchAdded()).headers.get('ETag');
       expect((await fetchAdded()).headers.get('ETag')).toBe(tag);
       other.prepare("UPDATE pets SET name = 'Renamed elsewhere' WHERE id = ?").run(id);
@@ -191,6 +207,7 @@ describe('the service, beside another connection to its file', () => {
       expect((await list()).status).toBe(401);
     } finally {
       other.close();
+      await listening.close();
       service.close();
     }
   });
