@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningMock, startMock } from '../../mock/node/server.ts';
-import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
+import { chromiumInstalled, connectChromium } from '../support/chromium.ts';
 import { examplePets } from '../support/mock.ts';
 
 const withChromium = chromiumInstalled('test/mock/browser.test.ts');
@@ -74,7 +74,7 @@ describe.skipIf(!withChromium)(
     const consoleLines: string[] = [];
 
     beforeAll(async () => {
-      [mock, browser] = await Promise.all([startMock(), launchChromium()]);
+      [mock, browser] = await Promise.all([startMock(), connectChromium()]);
       const html = frontendPage(mock.url);
       frontend = createServer((_request, response) => {
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);

@@ -1,6 +1,15 @@
-// Debian's headless Chromium, as the browser tests launch it.
+// Debian's headless Chromium, as the browser tests use it: one browser for the whole run, started
+// by the global setup (test/support/global-setup.ts), to which each test file connects.
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserServer, chromium } from 'playwright-core';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the run's Chromium listens; undefined when Chromium is not installed. */
+    chromiumEndpoint: string | undefined;
+  }
+}
 
 const CHROMIUM = '/usr/bin/chromium';
 // Without the background-networking flags, Chromium itself tries to reach Google's hosts, which
@@ -24,6 +33,18 @@ export function chromiumInstalled(testFile: string): boolean {
   return installed;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+/** The run's Chromium, started once by the global setup; undefined when it is not installed. */
+export async function startChromium(): Promise<BrowserServer | undefined> {
+  if (!existsSync(CHROMIUM)) return undefined;
+  return chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The run's Chromium, for one test file: closing it closes the file's contexts and pages and
+ * leaves the browser to the other files.
+ */
+export function connectChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint === undefined) throw new Error(`${CHROMIUM} is not installed: check chromiumInstalled() first.`);
+  return chromium.connect(endpoint);
 }

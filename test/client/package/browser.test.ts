@@ -9,7 +9,7 @@ import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
-import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
+import { chromiumInstalled, connectChromium } from '../../support/chromium.ts';
 import { examplePets } from '../../support/mock.ts';
 
 const withChromium = chromiumInstalled('test/client/package/browser.test.ts');
@@ -115,7 +115,7 @@ describe.skipIf(!withChromium)(
       // 127.0.0.1 is a secure context, where a page may register a service worker.
       siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
       await mkdir(SCREENSHOTS, { recursive: true });
-      browser = await launchChromium();
+      browser = await connectChromium();
       page = await browser.newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));
     }, 60_000);

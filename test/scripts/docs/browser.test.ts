@@ -13,7 +13,7 @@ import { forThePage } from '../../../scripts/docs/presentation.ts';
 import { docsLocations } from '../../../scripts/docs/status.ts';
 import { contractLocations } from '../../../scripts/pipeline/locations.ts';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
-import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
+import { chromiumInstalled, connectChromium } from '../../support/chromium.ts';
 import {
   componentSchema,
   contract,
@@ -124,7 +124,7 @@ const it = base.extend<{
   context: [
     // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture depends on from this pattern.
     async ({}, use) => {
-      const browser = await launchChromium();
+      const browser = await connectChromium();
       const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
       await context.route('**/*', (route) =>
         isThePage(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),

@@ -14,7 +14,7 @@ import { ensureDocs } from '../../../scripts/docs/ensure.ts';
 import { docsLocations } from '../../../scripts/docs/status.ts';
 import { contractLocations } from '../../../scripts/pipeline/locations.ts';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
-import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
+import { chromiumInstalled, connectChromium } from '../../support/chromium.ts';
 import { jsonContent, namedExamples, requestBody } from '../../support/contract-document.ts';
 import { defined } from '../../support/defined.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
@@ -95,7 +95,7 @@ describe.skipIf(!withChromium)(
       site.on('request', (request) => served.push(`${request.method} ${request.url}`));
       await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
       origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-      browser = await launchChromium();
+      browser = await connectChromium();
       context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       page = await context.newPage();
       await page.goto(`${origin}/index.html`);
@@ -164,7 +164,7 @@ describe.skipIf(!withChromium)('Try it console of the docs, against a server wit
     const ensured = await ensureDocs(locations);
     if (ensured.outcome === 'failed') throw new Error(ensured.problem);
     server = await startListeningApp();
-    browser = await launchChromium();
+    browser = await connectChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     // Only the server: anything else is cut.
     await context.route('**/*', (route) =>
@@ -270,7 +270,7 @@ describe.skipIf(!withChromium)('layout of the docs page, with the console', { ti
     site = staticHost(docs.dir);
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await connectChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.route('**/*', (route) =>
       route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('blockedbyclient'),

@@ -10,7 +10,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationObjects } from '../../../contract/document.ts';
 import { buildDocs } from '../../../scripts/docs/build.ts';
-import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
+import { chromiumInstalled, connectChromium } from '../../support/chromium.ts';
 import { release, setVersion, versionCalledFor } from '../../support/contract-release.ts';
 import { escapeRegExp } from '../../support/text.ts';
 import { addWidgetsCollection, type WidgetsCollection } from '../../support/widgets-collection.ts';
@@ -52,7 +52,7 @@ describe.skipIf(!withChromium)(
         summary: definition.summary as string,
         stability: definition['x-stability'] as string | undefined,
       }));
-      browser = await launchChromium();
+      browser = await connectChromium();
     }, 120_000);
     afterAll(async () => {
       await browser?.close();

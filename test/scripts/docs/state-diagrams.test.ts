@@ -9,7 +9,7 @@ import { ensureDocs } from '../../../scripts/docs/ensure.ts';
 import { docsLocations } from '../../../scripts/docs/status.ts';
 import { contractLocations } from '../../../scripts/pipeline/locations.ts';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
-import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
+import { chromiumInstalled, connectChromium } from '../../support/chromium.ts';
 import { defined } from '../../support/defined.ts';
 
 const withChromium = chromiumInstalled('test/scripts/docs/state-diagrams.test.ts');
@@ -53,7 +53,7 @@ describe.skipIf(!withChromium)('the docs page, as a reader sees it', { timeout: 
   beforeAll(async () => {
     const ensured = await ensureDocs(locations, () => {});
     if (ensured.outcome === 'failed') throw new Error(ensured.problem);
-    browser = await launchChromium();
+    browser = await connectChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.route('**/*', (route) =>
       route.request().url().startsWith('file:') ? route.continue() : route.abort('blockedbyclient'),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDocs } from '../../../scripts/docs/ensure.ts';
 import { contractLocations } from '../../../scripts/pipeline/locations.ts';
 import { REPOSITORY_ROOT } from '../../../support/repository-copy.ts';
-import { chromiumInstalled, launchChromium } from '../../support/chromium.ts';
+import { chromiumInstalled, connectChromium } from '../../support/chromium.ts';
 import { contract } from '../../support/contract-document.ts';
 import { type ListeningApp, startListeningApp } from '../../support/listening-app.ts';
 
@@ -15,7 +15,7 @@ describe.skipIf(!withChromium)('GET /docs/ in a browser', { timeout: 120_000 }, 
   beforeAll(async () => {
     const ensured = await ensureDocs(contractLocations(REPOSITORY_ROOT));
     if (ensured.outcome === 'failed') throw new Error(ensured.problem);
-    [app, browser] = await Promise.all([startListeningApp(), launchChromium()]);
+    [app, browser] = await Promise.all([startListeningApp(), connectChromium()]);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
