@@ -1,4 +1,4 @@
-// Rows 1 and 2 of the bench: the full stack (server/process/main.ts as its own process: request id, access
+// Rows 1 and 2 of the bench: the full stack (the server as `npm start` runs it, compiled: request id, access
 // log, key lookup, rate limit, authentication, routing, validation, storage, JSON) against a bare
 // Hono app answering the same bytes from constants, for a page of 20 pets, one pet and a new pet;
 // on SQLite and, where they run, on PostgreSQL + Redis. The servers run side by side and each
@@ -12,11 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { type BackingEnv, backingServicesMissing, withBackingServices } from './backing.ts';
 import { fillPostgres, fillSqlite, postgresKey, sqliteKey } from './seed.ts';
 import type { BareAnswer } from './servers/bare.ts';
-import { answerOf, CONNECTIONS, PATH, start, stop } from './support.ts';
+import { answerOf, CONNECTIONS, PATH, startCompiled, startServer, stop } from './support.ts';
 import { int, judged, ms, type Row, reference, skipped } from './table.ts';
 import { describeErrors, errorCount, requestsPerSecond, type WrkResult, wrk } from './wrk.ts';
 
-const MAIN = fileURLToPath(new URL('../server/process/main.ts', import.meta.url));
 const BARE = fileURLToPath(new URL('./servers/bare.ts', import.meta.url));
 const PEER = fileURLToPath(new URL('./servers/fastify-peer.ts', import.meta.url));
 /** The peer (bench/servers/fastify-peer.ts) serves the page of pets only; ours must do at least this much better. */
@@ -124,8 +123,7 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     const logLevel = process.env.LOG_LEVEL ?? 'info';
     // Empty values count as unset, so a DATABASE_URL or REDIS_URL of the calling shell cannot leak in.
-    const sqlite = await start(
-      MAIN,
+    const sqlite = await startServer(
       { DATABASE_PATH: databasePath, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: logLevel },
       profile,
     );
@@ -134,7 +132,7 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
       { name: 'SQLite', url: sqlite.url, headers: { Authorization: `Bearer ${sqliteSecret}` } },
     ];
     // The same server with its Prometheus listener: what the metrics cost the page of pets.
-    const metered = await start(MAIN, {
+    const metered = await startServer({
       DATABASE_PATH: databasePath,
       DATABASE_URL: '',
       REDIS_URL: '',
@@ -150,7 +148,7 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
       const answer = await answerOf(sqlite.url, requestOf(route, servers[0]?.headers ?? {}));
       answers.push({ method: route.method, path: route.path, status: route.status, ...answer });
     }
-    const bare = await start(BARE, { BENCH_ANSWERS: JSON.stringify(answers) });
+    const bare = await startCompiled(BARE, { BENCH_ANSWERS: JSON.stringify(answers) });
     children.push(bare.child);
     for (const [index, route] of BARE_ROUTES.entries()) {
       const answer = await answerOf(bare.url, requestOf(route, {}));
@@ -160,7 +158,7 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
     }
     servers.push({ name: 'bare', url: bare.url, headers: {} });
 
-    const peer = await start(PEER, { DATABASE_PATH: databasePath });
+    const peer = await startCompiled(PEER, { DATABASE_PATH: databasePath });
     children.push(peer.child);
     const sqliteHeaders = servers[0]?.headers ?? {};
     await answerOf(peer.url, { headers: sqliteHeaders });
@@ -170,7 +168,7 @@ async function measure(options: ApiOptions, backing: BackingEnv | undefined, mis
     if (backing !== undefined) {
       const postgresSecret = await postgresKey(backing.DATABASE_URL);
       await fillPostgres(backing.DATABASE_URL, PETS);
-      const postgres = await start(MAIN, { ...backing, DATABASE_PATH: join(dir, 'unused.db'), LOG_LEVEL: logLevel });
+      const postgres = await startServer({ ...backing, DATABASE_PATH: join(dir, 'unused.db'), LOG_LEVEL: logLevel });
       children.push(postgres.child);
       const headers = { Authorization: `Bearer ${postgresSecret}` };
       for (const route of ROUTES) await answerOf(postgres.url, requestOf(route, headers));

@@ -6,14 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sampleResidentMemory } from './proc.ts';
 import { fillSqlite, sqliteKey } from './seed.ts';
-import { answerOf, PATH, start, stop } from './support.ts';
+import { answerOf, PATH, startServer, stop } from './support.ts';
 import { int, judged, ms, type Row, reference } from './table.ts';
 import { describeErrors, requestsPerSecond, wrk } from './wrk.ts';
 
-const MAIN = fileURLToPath(new URL('../server/process/main.ts', import.meta.url));
 const DOCS_CONNECTIONS = 300;
 /** A few clients of the API, enough for a p99 without taking the CPU the downloads need. */
 const API_CONNECTIONS = 10;
@@ -31,7 +29,7 @@ export async function docsRows({ seconds, log }: DocsOptions): Promise<Row[]> {
   const databasePath = join(dir, 'bench.db');
   const secret = await sqliteKey(databasePath);
   fillSqlite(databasePath, 100);
-  const server = await start(MAIN, {
+  const server = await startServer({
     DATABASE_PATH: databasePath,
     DATABASE_URL: '',
     REDIS_URL: '',

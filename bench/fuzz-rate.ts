@@ -11,10 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { fuzz } from '../fuzz/run.ts';
 import { readDocument } from '../fuzz/spec.ts';
 import { sqliteKey } from './seed.ts';
-import { PATH, start, stop } from './support.ts';
+import { PATH, startServer, stop } from './support.ts';
 import { int, judged, type Row, reference } from './table.ts';
 
-const MAIN = fileURLToPath(new URL('../server/process/main.ts', import.meta.url));
 const BUNDLE = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
 const SEED = 8;
 
@@ -23,7 +22,7 @@ export async function fuzzRows(log: (line: string) => void): Promise<Row[]> {
   const databasePath = join(dir, 'bench.db');
   const key = await sqliteKey(databasePath);
   // Empty values count as unset, so a DATABASE_URL or REDIS_URL of the calling shell cannot leak in.
-  const server = await start(MAIN, { DATABASE_PATH: databasePath, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info' });
+  const server = await startServer({ DATABASE_PATH: databasePath, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info' });
   try {
     const document = await readDocument(BUNDLE);
     const cpu = process.cpuUsage();

@@ -5,14 +5,13 @@
 // and an idle instance stays there. Both are reported; at rest is the second. What a configuration
 // does not use (pg, ioredis, OpenTelemetry, prom-client, the docs' renderer, the validators of
 // operations never called) is not loaded, so it is not counted.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { residentBytes } from './proc.ts';
 import { sqliteKey } from './seed.ts';
-import { median, PATH, startNode, stop } from './support.ts';
+import { median, PATH, startServer, stop } from './support.ts';
 import { judged, type Row } from './table.ts';
 
 const MAX_IDLE_MB = 80;
@@ -25,7 +24,6 @@ const AT_REST_MS = 10_000;
 const PLATEAU_READINGS = 4;
 
 export async function idleMemoryRows(log: (line: string) => void): Promise<Row[]> {
-  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   const folder = mkdtempSync(path.join(tmpdir(), 'animal-store-bench-idle-'));
   const databasePath = path.join(folder, 'bench.db');
   const key = await sqliteKey(databasePath);
@@ -33,9 +31,7 @@ export async function idleMemoryRows(log: (line: string) => void): Promise<Row[]
   const plateaus: number[] = [];
   try {
     for (let start = 0; start < STARTS; start++) {
-      const { child, url } = await startNode(['dist/runtime/server/process/main.js'], {
-        DATABASE_PATH: databasePath,
-      });
+      const { child, url } = await startServer({ DATABASE_PATH: databasePath });
       try {
         const answer = await fetch(`${url}${PATH}`, { headers: { Authorization: `Bearer ${key}` } });
         if (answer.status !== 200) throw new Error(`${PATH} answered ${answer.status}: ${await answer.text()}`);

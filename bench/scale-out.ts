@@ -27,7 +27,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS } from '../server/storage/postgres/connectio
 import { createTestDatabase, POSTGRES_ADMIN_URL, REDIS_TEST_URL } from '../support/backing-services.ts';
 import { cpuOf, machineBusy, procTimes } from './proc.ts';
 import { fillPostgres, fillSqlite, postgresKey, sqliteKey } from './seed.ts';
-import { answerOf, CONNECTIONS, PATH, start, stop } from './support.ts';
+import { answerOf, CONNECTIONS, PATH, start, startServer, stop } from './support.ts';
 import { describeErrors, errorCount, requireWrk, wrk as runWrk, type WrkResult } from './wrk.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
@@ -36,7 +36,6 @@ const WARMUP_S = 2;
 const POST_PATH = '/v1/pets';
 const POST_BODY = JSON.stringify({ name: 'Bench pet', categoryId: 3 });
 const LOG_LEVEL = process.env.LOG_LEVEL ?? 'info';
-const MAIN = fileURLToPath(new URL('../server/process/main.ts', import.meta.url));
 const BALANCER = fileURLToPath(new URL('./servers/balancer.ts', import.meta.url));
 
 // --- targets (see bench/README.md for why each) ---
@@ -181,7 +180,7 @@ async function measure(
 async function launch(count: number, env: Record<string, string>, balanced: boolean): Promise<Running> {
   const running: Running = { url: '', instances: [] };
   try {
-    const results = await Promise.allSettled(Array.from({ length: count }, () => start(MAIN, { LOG_LEVEL, ...env })));
+    const results = await Promise.allSettled(Array.from({ length: count }, () => startServer({ LOG_LEVEL, ...env })));
     const started = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     running.instances = started.map((instance) => instance.child);
     const failure = results.find((result) => result.status === 'rejected');

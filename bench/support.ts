@@ -1,6 +1,10 @@
 // What the API benchmarks share: starting and stopping server processes, their answers, free ports.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildRuntime, runtimeIsStale } from '../scripts/runtime/build.mjs';
 
 export const CONNECTIONS = 50;
 export const PATH = '/v1/pets?limit=20';
@@ -14,6 +18,47 @@ export const FLOOR_STEPS = [
   '+ handler: validation, page, cursor, JSON',
   'full stack (createApp)',
 ] as const;
+
+/** The module `npm start` runs: the server's main, compiled into dist/runtime by `npm run build`. */
+const COMPILED_MAIN = fileURLToPath(new URL('../dist/runtime/server/process/main.js', import.meta.url));
+
+/**
+ * The server as `npm start` runs it, and resolves once it listens: the compiled main of
+ * dist/runtime, built first when older than its sources, with source maps on as
+ * scripts/runtime/run.mjs turns them on. Users run that program, not the sources under tsx.
+ */
+export async function startServer(
+  env: Record<string, string>,
+  nodeOptions: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
+  if (await runtimeIsStale()) await buildRuntime();
+  return startNode([...nodeOptions, '--enable-source-maps', COMPILED_MAIN], env);
+}
+
+/** Where the bench's own servers are compiled to: inside the repository, so their packages resolve. */
+const COMPILED_BENCH_SERVERS = fileURLToPath(new URL('../dist/bench/', import.meta.url));
+
+/**
+ * One of the bench's own servers (bench/servers/, a single module importing only packages),
+ * compiled as dist/runtime is (esbuild, types erased, no loader at run time), so that the
+ * servers compared with ours run as ours does: resolves once it listens.
+ */
+export async function startCompiled(
+  entry: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
+  const { transform } = await import('esbuild');
+  const { code } = await transform(await readFile(entry, 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+  });
+  const compiled = path.join(COMPILED_BENCH_SERVERS, path.basename(entry).replace(/\.ts$/, '.js'));
+  await mkdir(COMPILED_BENCH_SERVERS, { recursive: true });
+  await writeFile(compiled, code);
+  return startNode([compiled], env);
+}
 
 /** Runs a TypeScript server (`node --import tsx entry`) and resolves once it prints where it listens. */
 export function start(
