@@ -21,10 +21,31 @@ export function createLogger(
   write: (line: string) => void = (line) => console.log(line.trimEnd()),
 ): Logger {
   const threshold = LOG_LEVELS.indexOf(level);
+  const time = timestamps();
   const at = (name: Exclude<LogLevel, 'silent'>) => {
     if (LOG_LEVELS.indexOf(name) < threshold) return () => {};
-    return (fields: Record<string, unknown>) =>
-      write(`${redactKeys(JSON.stringify({ time: new Date().toISOString(), level: name, ...fields }))}\n`);
+    // The line is written around the fields' own JSON, not as a copy of them with the time and
+    // level spread in: a server writes one per request, and the copy was a third of its cost.
+    const head = `{"time":"`;
+    const level = `","level":${JSON.stringify(name)}`;
+    return (fields: Record<string, unknown>) => {
+      const rest = JSON.stringify(fields);
+      write(`${redactKeys(`${head}${time()}${level}${rest === '{}' ? '}' : `,${rest.slice(1)}`}`)}\n`);
+    };
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** The current time in ISO 8601, formatted once per millisecond: the lines of one millisecond share it. */
+function timestamps(): () => string {
+  let formattedAt = Number.NaN;
+  let formatted = '';
+  return () => {
+    const now = Date.now();
+    if (now !== formattedAt) {
+      formattedAt = now;
+      formatted = new Date(now).toISOString();
+    }
+    return formatted;
+  };
 }
