@@ -228,6 +228,8 @@ describe.skipIf(!available)('openService on PostgreSQL and Redis', () => {
     const ready = await deployment.app.request('/readyz');
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 'stopping' });
-    expect((await request('/v1/pets')).status).toBe(200);
+    const served = await request('/v1/pets');
+    // Its body as the message: a 429 here (seen twice on loaded machines, never reproduced) names the window that refused it.
+    expect(served.status, await served.text()).toBe(200);
   });
 });
