@@ -12,5 +12,7 @@ const KEY_SHAPED = new RegExp(`\\b${API_KEY_PREFIX}${KEY_BODY}{16,}`, 'g');
 
 /** `text` with anything shaped like a key replaced, for what is logged. */
 export function redactKeys(text: string): string {
-  return text.replace(KEY_SHAPED, `${API_KEY_PREFIX}[redacted]`);
+  // Nearly every text holds no key (a log line per request): looking for the prefix alone costs a
+  // fraction of running the pattern over it.
+  return text.includes(API_KEY_PREFIX) ? text.replace(KEY_SHAPED, `${API_KEY_PREFIX}[redacted]`) : text;
 }

@@ -53,6 +53,12 @@ describe('createLogger', () => {
     expect(lines[0]).toContain('ask_[redacted]');
   });
 
+  it('leaves text that only starts like a key as it is', () => {
+    const { logger, parsed } = capture('debug');
+    logger.info({ message: 'ask_ and ask_short are no keys' });
+    expect(parsed()[0]?.message).toBe('ask_ and ask_short are no keys');
+  });
+
   it.for(LOG_LEVELS.filter((level) => level !== 'silent'))(
     'at %s, writes that level and those above it only',
     (level) => {
