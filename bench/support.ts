@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildRuntime, runtimeIsStale } from '../scripts/runtime/build.mjs';
+import { buildRuntime, RUNTIME_TRANSFORM, runtimeIsStale } from '../scripts/runtime/build.mjs';
 
 export const CONNECTIONS = 50;
 export const PATH = '/v1/pets?limit=20';
@@ -40,7 +40,7 @@ const COMPILED_BENCH_SERVERS = fileURLToPath(new URL('../dist/bench/', import.me
 
 /**
  * One of the bench's own servers (bench/servers/, a single module importing only packages),
- * compiled as dist/runtime is (esbuild, types erased, no loader at run time), so that the
+ * compiled as dist/runtime is (its esbuild transform, no loader at run time), so that the
  * servers compared with ours run as ours does: resolves once it listens.
  */
 export async function startCompiled(
@@ -48,12 +48,7 @@ export async function startCompiled(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string }> {
   const { transform } = await import('esbuild');
-  const { code } = await transform(await readFile(entry, 'utf8'), {
-    loader: 'ts',
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-  });
+  const { code } = await transform(await readFile(entry, 'utf8'), RUNTIME_TRANSFORM);
   const compiled = path.join(COMPILED_BENCH_SERVERS, path.basename(entry).replace(/\.ts$/, '.js'));
   await mkdir(COMPILED_BENCH_SERVERS, { recursive: true });
   await writeFile(compiled, code);

@@ -69,15 +69,15 @@ export async function buildRuntime() {
   }
 }
 
+/** How esbuild compiles each module: TypeScript to ESM for the Node.js versions the project runs on. */
+export const RUNTIME_TRANSFORM = { loader: 'ts', format: 'esm', platform: 'node', target: 'node20' };
+
 /** One module: its JavaScript, importing `.js` where the source imports `.ts`, and its source map. */
 async function compile(transform, file, target) {
   const output = target.replace(/\.ts$/, '.js');
   const relativeSource = path.relative(path.dirname(output), file);
   const { code, map } = await transform(await readFile(file, 'utf8'), {
-    loader: 'ts',
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
+    ...RUNTIME_TRANSFORM,
     // The bundled contract is imported as JSON, which Node accepts only with its attribute.
     supported: { 'import-attributes': true },
     sourcemap: 'external',
