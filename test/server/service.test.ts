@@ -229,7 +229,7 @@ describe.skipIf(!available)('openService on PostgreSQL and Redis', () => {
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 'stopping' });
     const served = await request('/v1/pets');
-    // Its body as the message: a 429 here (seen twice on loaded machines, never reproduced) names the window that refused it.
+    // Its body as the message, so a refusal names the window that refused it.
     expect(served.status, await served.text()).toBe(200);
   });
 });

@@ -17,6 +17,8 @@ export interface TcpProxy {
 interface Pair {
   client: Socket;
   upstream?: Socket;
+  /** Piped both ways: piping again would carry every byte twice. */
+  linked: boolean;
   watcher?: ConnectionWatcher;
 }
 
@@ -39,6 +41,8 @@ export async function startTcpProxy(
   let stalled = false;
 
   const link = (pair: Pair) => {
+    if (pair.linked) return;
+    pair.linked = true;
     let { upstream } = pair;
     if (upstream === undefined) {
       upstream = connect(target.port, target.host);
@@ -55,7 +59,9 @@ export async function startTcpProxy(
     pair.client.pipe(upstream);
     upstream.pipe(pair.client);
   };
-  const unlink = ({ client, upstream }: Pair) => {
+  const unlink = (pair: Pair) => {
+    const { client, upstream } = pair;
+    pair.linked = false;
     client.unpipe();
     upstream?.unpipe();
     client.pause();
@@ -63,7 +69,7 @@ export async function startTcpProxy(
   };
 
   const onConnection = (client: Socket) => {
-    const pair: Pair = { client, watcher: watch?.() };
+    const pair: Pair = { client, linked: false, watcher: watch?.() };
     pairs.add(pair);
     const fromClient = pair.watcher?.fromClient;
     if (fromClient) client.on('data', (chunk: Buffer) => fromClient(chunk));
