@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Clock } from '../../core/clock.ts';
+import { UnavailableError } from '../../core/errors.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from '../../core/limiter/rate-limiter.ts';
 import { assertLimits, type BanPolicy } from '../../core/limiter/rate-policy.ts';
 import { replyCode, withRedis } from './redis-errors.ts';
@@ -63,6 +64,12 @@ export interface RedisRateLimiterOptions {
 /** [outcome, limit, remaining, reset, retryAfter]: the script's reply; retryAfter is 0 when allowed. */
 type ScriptReply = [RateDecision['outcome'], number, number, number, number];
 
+const OUTCOMES: ReadonlySet<unknown> = new Set<RateDecision['outcome']>(['allowed', 'rate_limited', 'key_banned']);
+
+function isScriptReply(reply: unknown): reply is ScriptReply {
+  return Array.isArray(reply) && reply.length === 5 && OUTCOMES.has(reply[0]);
+}
+
 /**
  * A limiter whose buckets are kept in Redis under `${prefix}${bucket}`, each one hash that
  * expires once nothing in it can affect a later request. `hit` rejects with
@@ -81,8 +88,14 @@ export function createRedisRateLimiter({ redis, prefix, ban, clock }: RedisRateL
         ban.doublesWithinMs,
         ban.longestBanMs,
       ];
-      // The script and its reply are this module's own, kept in step with it by the limiter tests.
-      const reply = (await withRedis(() => runScript(redis, `${prefix}${bucket}`, args))) as ScriptReply;
+      const reply = await withRedis(() => runScript(redis, `${prefix}${bucket}`, args));
+      if (!isScriptReply(reply)) {
+        // Another command's reply: the connection's replies no longer line up with its commands,
+        // and every later hit would be decided on a stranger's answer. A new connection starts
+        // in step; meanwhile the request is refused as when Redis does not answer, counted nowhere.
+        redis.disconnect(true);
+        throw new UnavailableError('limiter', `Redis answered a hit with ${JSON.stringify(reply)}, not a decision`);
+      }
       const [outcome, limit, remaining, reset, retryAfter] = reply;
       return outcome === 'allowed'
         ? { outcome, limit, remaining, reset }

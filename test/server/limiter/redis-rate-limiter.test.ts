@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { type Redis, ReplyError } from 'ioredis';
@@ -24,6 +25,7 @@ import {
   T0,
   TEST_BAN,
 } from '../../support/limiter-fixtures.ts';
+import { redisCommands } from '../../support/protocol-counters.ts';
 import { keysUnder, openTestRedis } from '../../support/redis-fixtures.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 
@@ -273,7 +275,46 @@ describe.skipIf(!redisUp)('redis limiter: several instances on one Redis', () =>
   });
 });
 
+/**
+ * A server that speaks Redis's protocol but answers every command `+PONG`, as a connection whose
+ * replies have fallen out of step with its commands would answer a hit with a ping's reply.
+ */
+async function startPongServer(): Promise<{ url: string; connectionsMade: () => number }> {
+  const commands = redisCommands();
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    const watcher = commands.watch();
+    socket.on('data', (chunk: Buffer) => {
+      const before = commands.count;
+      watcher.fromClient?.(chunk);
+      socket.write('+PONG\r\n'.repeat(commands.count - before));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  onTestFinished(async () => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+    await once(server, 'close');
+  });
+  return { url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`, connectionsMade: () => sockets.size };
+}
+
 describe('redis limiter: when Redis fails', () => {
+  it("refuses a hit answered with another command's reply as unavailable, and connects again", async () => {
+    const pong = await startPongServer();
+    const redis = connectRedis(pong.url);
+    onTestFinished(() => redis.disconnect());
+    await once(redis, 'ready');
+    const limiter = createRedisRateLimiter({ redis, prefix: 'unused:', ban: TEST_BAN, clock: fakeClock() });
+
+    const { result } = await timed(limiter.hit('key:1', limits));
+    expect(rejectionOf(result)).toBeInstanceOf(UnavailableError);
+    expect(rejectionOf(result)).toMatchObject({ reason: expect.stringContaining('"PONG"') });
+    await expect.poll(pong.connectionsMade).toBe(2);
+  });
+
   it('rejects a hit with UnavailableError at once when Redis is down', async () => {
     const redis = connectRedis(NOWHERE);
     onTestFinished(() => redis.disconnect());
