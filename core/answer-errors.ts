@@ -5,6 +5,7 @@ import { clientAborted, clientClosedRequest } from './client-abort.ts';
 import { ApiError, errors, UnavailableError } from './errors.ts';
 import type { AppEnv } from './http-types.ts';
 import type { Logger } from './logger.ts';
+import { answerJson } from './middleware/answer-headers.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -13,7 +14,7 @@ export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof ApiError) {
       c.set('answered', { errorCode: error.body.code });
-      return c.json(error.body, error.status, error.headers);
+      return answerJson(c, error.body, error.status, error.headers);
     }
     if (clientAborted(error, c.req.raw)) return clientClosedRequest();
     if (error instanceof UnavailableError) {
@@ -29,16 +30,16 @@ export function answerErrors(logger: Logger): ErrorHandler<AppEnv> {
         uncertain,
         UNAVAILABLE_RETRY_AFTER_SECONDS,
       );
-      return c.json(body, status, headers);
+      return answerJson(c, body, status, headers);
     }
     if (error instanceof HTTPException && error.status < 500) {
       c.set('answered', { errorCode: 'validation_failed' });
       const { body, status } = errors.unreadableRequest();
-      return c.json(body, status);
+      return answerJson(c, body, status);
     }
     logger.error({ requestId: c.get('requestId'), error: error instanceof Error ? error.stack : String(error) });
     c.set('answered', { errorCode: 'internal_error' });
     const { body, status } = errors.internalError();
-    return c.json(body, status);
+    return answerJson(c, body, status);
   };
 }

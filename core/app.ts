@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { requestId } from 'hono/request-id';
 import { loadContract } from '../contract/bundled.ts';
 import type { Contract, ContractOperation } from '../contract/contract.ts';
 import { idempotencyRule } from '../contract/idempotency.ts';
@@ -18,6 +17,7 @@ import type { KeyLookup } from './keys/key-store.ts';
 import type { RateLimiter } from './limiter/rate-limiter.ts';
 import type { Logger } from './logger.ts';
 import { accessLog } from './middleware/access-log.ts';
+import { answerHeaders } from './middleware/answer-headers.ts';
 import { limitBodySize } from './middleware/body-size-limit.ts';
 import { type CorsExtras, type CorsOrigins, contractCors } from './middleware/cors.ts';
 import { deprecationHeaders } from './middleware/deprecation-headers.ts';
@@ -27,6 +27,7 @@ import { identifyCaller } from './middleware/identify-caller.ts';
 import { requireJsonContentType } from './middleware/json-content-type.ts';
 import { allowOnly, answerMethodNotAllowed, servedMethods } from './middleware/method-not-allowed.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
+import { requestId } from './middleware/request-id.ts';
 import { requireApiKey } from './middleware/require-api-key.ts';
 import { answerNotFound } from './not-found.ts';
 import { observeRequests, type RequestObserver } from './observe.ts';
@@ -113,7 +114,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       onRequest();
       return next();
     });
-  app.use(hardeningHeaders());
+  app.use(answerHeaders(HARDENING_HEADERS));
   app.use(headContentLength());
   app.use(requestId());
   app.use(traceContext());
@@ -154,18 +155,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 }
 
 /**
- * On every answer, set before anything answers so that no header is added to a finished answer:
- * browsers must not guess another type than the one declared (a JSON body read as HTML), and no
- * cache may keep an answer that depends on the key and changes with every write. The docs set
- * their own caching.
+ * On every answer: browsers must not guess another type than the one declared (a JSON body read
+ * as HTML), and no cache may keep an answer that depends on the key and changes with every write.
+ * The docs set their own caching.
  */
-function hardeningHeaders(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Cache-Control', 'no-store');
-    return next();
-  };
-}
+const HARDENING_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
 
 /**
  * Where a public operation served beside the base path (the probes, `/healthz`) also answers:

@@ -5,10 +5,11 @@ import type { ContractOperation, OperationId } from '../contract/contract.ts';
 import type { operations } from '../generated/openapi.ts';
 import type { Dependency } from './errors.ts';
 import type { IdempotencyClaim } from './idempotency/store.ts';
+import type { AnswerHeadersVariables } from './middleware/answer-headers.ts';
 import type { Caller } from './middleware/identify-caller.ts';
 import type { RemoteParent } from './trace-context.ts';
 
-interface AppVariables {
+interface AppVariables extends AnswerHeadersVariables {
   requestId: string;
   /** Set by identifyCaller; the rate limit counts by it and requireApiKey refuses a caller without a key. */
   caller: Caller;

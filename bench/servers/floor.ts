@@ -4,7 +4,6 @@
 import { createHmac } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { requestId } from 'hono/request-id';
 import { loadContract } from '../../contract/bundled.ts';
 import { rateLimitRules } from '../../contract/rate-limit-rules.ts';
 import { requestValidator } from '../../contract/request-validator.ts';
@@ -16,6 +15,7 @@ import { createLogger } from '../../core/logger.ts';
 import { accessLog } from '../../core/middleware/access-log.ts';
 import { identifyCaller } from '../../core/middleware/identify-caller.ts';
 import { rateLimit } from '../../core/middleware/rate-limit.ts';
+import { requestId } from '../../core/middleware/request-id.ts';
 import { createCursorCodec } from '../../core/pagination/cursor.ts';
 import { traceContext } from '../../core/trace-context.ts';
 import { batchedStdout } from '../../node/batched-stdout.ts';

@@ -11,6 +11,7 @@ import type { RequestInput } from '../../contract/request-validator.ts';
 import { type ApiError, errors, PreconditionError } from '../errors.ts';
 import type { AppContext } from '../http-types.ts';
 import { createOnce } from '../idempotency/create-once.ts';
+import { answer, answerJson, answerJsonText, setHeader } from '../middleware/answer-headers.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { entityTag, ifMatchHolds } from './entity-tags.ts';
 import { mergePatch } from './merge-patch.ts';
@@ -118,8 +119,6 @@ function ownedBy(collection: Collection, c: AppContext): (item: Item) => boolean
   return (item) => item[field] === owner;
 }
 
-const JSON_BODY = { 'Content-Type': 'application/json' };
-
 /**
  * What `write` makes of a value the store answers again from its read cache, frozen and shared
  * until a commit: written once (JSON, hashes, signatures) and reused for as long as the value is.
@@ -146,15 +145,15 @@ function listItems(collection: Collection, store: CollectionStore, cursors: Curs
   const shown = answerOf(collection, false);
   // The page's key (its limit, filters and position) decides its Link as well as its items.
   const written = writtenOnce((page: Page, limit: number, filters: Record<string, FilterValue>) => {
-    const answer: { body: string; link?: string } = { body: JSON.stringify(page.items.map(shown)) };
+    const pageAnswer: { body: string; link?: string } = { body: JSON.stringify(page.items.map(shown)) };
     if (pagesByCursor && page.hasMore && page.position !== undefined) {
       // The next page repeats the request's limit (also when it was the default) and filters.
       const next = new URLSearchParams({ limit: String(limit) });
       for (const [name, value] of Object.entries(filters)) next.set(name, String(value));
       next.set('cursor', cursors.encode({ collection: collection.name, filters, afterId: page.position }));
-      answer.link = `<${collection.servedPath}?${next}>; rel="next"`;
+      pageAnswer.link = `<${collection.servedPath}?${next}>; rel="next"`;
     }
-    return answer;
+    return pageAnswer;
   });
   return async (c, { query }) => {
     // The validator has filled in the contract's default `limit`.
@@ -174,8 +173,8 @@ function listItems(collection: Collection, store: CollectionStore, cursors: Curs
       after,
     });
     const { body, link } = written(page, limit, filters);
-    if (link !== undefined) c.header('Link', link);
-    return c.body(body, 200, JSON_BODY);
+    if (link !== undefined) setHeader(c, 'Link', link);
+    return answerJsonText(c, body, 200);
   };
 }
 
@@ -225,8 +224,8 @@ function fetchItem(collection: Collection, store: CollectionStore): InputHandler
     const item = await store.get(id);
     if (!item || !ownedBy(collection, c)(item)) throw notFound(collection, id);
     const { body, tag } = written(item);
-    if (tag !== undefined) c.header('ETag', tag);
-    return c.body(body, 200, JSON_BODY);
+    if (tag !== undefined) setHeader(c, 'ETag', tag);
+    return answerJsonText(c, body, 200);
   };
 }
 
@@ -261,8 +260,8 @@ function updateItem(collection: Collection, store: CollectionStore): InputHandle
       return fields;
     });
     if (!item) throw notFound(collection, id);
-    if (tagged) c.header('ETag', entityTag(item));
-    return c.json(shown(item), 200);
+    if (tagged) setHeader(c, 'ETag', entityTag(item));
+    return answerJson(c, shown(item), 200);
   };
 }
 
@@ -279,7 +278,7 @@ function deleteItem(collection: Collection, store: CollectionStore): InputHandle
       checkIfMatch(collection, ifMatch, current);
     });
     if (!removed) throw notFound(collection, id);
-    return c.body(null, 204);
+    return answer(c, null, 204);
   };
 }
 

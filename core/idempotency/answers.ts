@@ -1,8 +1,10 @@
 // The answers an idempotent create gives a repeat of its key: the kept first answer, replayed,
 // or a refusal while the first request is still being answered.
+import type { StatusCode } from 'hono/utils/http-status';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../contract/idempotency.ts';
 import { type ApiError, errors } from '../errors.ts';
 import type { AppContext } from '../http-types.ts';
+import { answerJsonText, setHeader } from '../middleware/answer-headers.ts';
 import type { IdempotencyClaim, KeptAnswer } from './store.ts';
 
 /** Seconds a repeat that arrives while its key is being answered waits before trying again. */
@@ -13,11 +15,10 @@ export function replay(c: AppContext, kept: KeptAnswer, claim: IdempotencyClaim)
   if (kept.fingerprint !== claim.fingerprint) {
     throw errors.idempotencyKeyReused();
   }
-  c.header('Content-Type', 'application/json');
-  if (kept.location !== undefined) c.header('Location', kept.location);
-  c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  if (kept.location !== undefined) setHeader(c, 'Location', kept.location);
+  setHeader(c, IDEMPOTENT_REPLAYED_HEADER, 'true');
   c.set('answered', { replayed: true });
-  return c.body(kept.body, kept.status as 200);
+  return answerJsonText(c, kept.body, kept.status as StatusCode);
 }
 
 export function inProgress(): ApiError {

@@ -1,6 +1,7 @@
 // A create under the request's claim on its `Idempotency-Key`: the one way a handler creates, so
 // that whatever it creates is replayed to a retry and never created twice.
 import type { AppContext } from '../http-types.ts';
+import { answerJson, setHeader } from '../middleware/answer-headers.ts';
 import { inProgress, replay } from './answers.ts';
 import type { CreatesOnce } from './store.ts';
 
@@ -25,8 +26,8 @@ export async function createOnce<T>(
 ): Promise<Response> {
   const claim = c.get('idempotency');
   const send = ({ status, body, location }: CreatedAnswer<T>) => {
-    if (location !== undefined) c.header('Location', location);
-    return c.json(body as object, status);
+    if (location !== undefined) setHeader(c, 'Location', location);
+    return answerJson(c, body, status);
   };
   if (!claim) return send(answerOf(await store.create(fields)));
   // The answer is recorded as it is sent, so a replay is byte for byte the same.

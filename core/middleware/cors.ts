@@ -2,9 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { Contract } from '../../contract/contract.ts';
 import type { AppEnv } from '../http-types.ts';
 import { answerNotFound } from '../not-found.ts';
-
-/** The header hono/request-id reads and answers with (its default): the service's own, not the contract's. */
-const REQUEST_ID_HEADER = 'X-Request-Id';
+import { setHeader } from './answer-headers.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /**
  * How long a browser may reuse a preflight's answer: the most Chromium keeps one (Firefox keeps
@@ -51,17 +50,17 @@ function cors({
   const allows = typeof origins === 'function' ? origins : (origin: string) => origins.includes(origin);
   return async (c, next) => {
     // The answer depends on the Origin asked from, so caches must keep one per origin.
-    c.header('Vary', 'Origin', { append: true });
+    setHeader(c, 'Vary', 'Origin');
     const origin = c.req.header('Origin');
     if (origin !== undefined && allows(origin)) {
-      c.header('Access-Control-Allow-Origin', origin);
-      if (credentials) c.header('Access-Control-Allow-Credentials', 'true');
-      c.header('Access-Control-Expose-Headers', exposed);
+      setHeader(c, 'Access-Control-Allow-Origin', origin);
+      if (credentials) setHeader(c, 'Access-Control-Allow-Credentials', 'true');
+      setHeader(c, 'Access-Control-Expose-Headers', exposed);
     }
     // An OPTIONS that is no preflight is answered as any method the path lacks (405 with `Allow`).
     if (c.req.method !== 'OPTIONS' || c.req.header('Access-Control-Request-Method') === undefined) return next();
     // A preflight: answered here, before any key is asked for, with the methods of its path.
-    c.header('Vary', 'Access-Control-Request-Headers', { append: true });
+    setHeader(c, 'Vary', 'Origin, Access-Control-Request-Headers');
     const methods = servedAt(c.req.path).join(', ');
     if (methods === '') return answerNotFound(c);
     return c.body(null, 204, {

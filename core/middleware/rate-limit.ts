@@ -6,6 +6,7 @@ import { errors, UnavailableError } from '../errors.ts';
 import type { AppContext, AppEnv } from '../http-types.ts';
 import { limitsFor } from '../keys/plans.ts';
 import type { RateDecision, RateLimiter, WindowLimits } from '../limiter/rate-limiter.ts';
+import { setHeader } from './answer-headers.ts';
 
 export interface RateLimitDeps {
   limiters: { keys: RateLimiter; addresses: RateLimiter };
@@ -25,9 +26,9 @@ export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDe
   const withoutKey = fixedLimits(rules, rules.withoutKey);
   // No window can be read: the headers promise no request until the 503's Retry-After.
   const unavailableHeaders = (c: AppContext, limits: WindowLimits) => {
-    c.header('X-RateLimit-Limit', String(limits.perMinute));
-    c.header('X-RateLimit-Remaining', '0');
-    c.header('X-RateLimit-Reset', String(Math.ceil(clock.now() / 1000) + UNAVAILABLE_RETRY_AFTER_SECONDS));
+    setHeader(c, 'X-RateLimit-Limit', String(limits.perMinute));
+    setHeader(c, 'X-RateLimit-Remaining', '0');
+    setHeader(c, 'X-RateLimit-Reset', String(Math.ceil(clock.now() / 1000) + UNAVAILABLE_RETRY_AFTER_SECONDS));
   };
   return async (c, next) => {
     const { apiKey, lookupFailure } = c.get('caller');
@@ -49,9 +50,9 @@ export function rateLimit({ limiters, clientAddress, rules, clock }: RateLimitDe
       throw error;
     }
 
-    c.header('X-RateLimit-Limit', String(decision.limit));
-    c.header('X-RateLimit-Remaining', String(decision.remaining));
-    c.header('X-RateLimit-Reset', String(decision.reset));
+    setHeader(c, 'X-RateLimit-Limit', String(decision.limit));
+    setHeader(c, 'X-RateLimit-Remaining', String(decision.remaining));
+    setHeader(c, 'X-RateLimit-Reset', String(decision.reset));
     if (decision.outcome === 'allowed') return next();
 
     const refusal = decision.outcome === 'key_banned' ? errors.banned : errors.rateLimited;

@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ContractOperation } from '../../contract/contract.ts';
 import { ApiError, errors } from '../../core/errors.ts';
 import type { AppEnv } from '../../core/http-types.ts';
+import { answerJson, setHeader } from '../../core/middleware/answer-headers.ts';
 import type { DeclaredAnswers } from './declared-answers.ts';
 import type { RequestChoice } from './request-choice.ts';
 import { type ChosenAnswer, checkedAnswer } from './scenarios.ts';
@@ -32,10 +33,10 @@ export function answerChosen(operation: ContractOperation, answers: DeclaredAnsw
     if (!wanted) return next();
     const answer = await answers.answer({ operation, path: c.req.path.slice(basePath.length), ...wanted });
     for (const [name, value] of Object.entries(answer.headers)) {
-      if (name.toLowerCase() !== 'content-type' && !SET_BY_THE_APP.test(name)) c.header(name, value);
+      if (name.toLowerCase() !== 'content-type' && !SET_BY_THE_APP.test(name)) setHeader(c, name, value);
     }
-    if (answer.status === 429) c.header('X-RateLimit-Remaining', '0');
-    return c.json(answer.body, answer.status as ContentfulStatusCode);
+    if (answer.status === 429) setHeader(c, 'X-RateLimit-Remaining', '0');
+    return answerJson(c, answer.body, answer.status as ContentfulStatusCode);
   };
 }
 

@@ -4,6 +4,7 @@
 import type { ContractOperation } from '../../contract/contract.ts';
 import type { RouteHandler } from '../../core/collections/handlers.ts';
 import { errors } from '../../core/errors.ts';
+import { answer, answerJson, setHeader } from '../../core/middleware/answer-headers.ts';
 
 interface DeclaredAnswer {
   status: number;
@@ -65,16 +66,17 @@ function exampleAnswer(operation: ContractOperation, status: number, example?: s
 export function declaredSuccess(operation: ContractOperation): RouteHandler {
   const status = Number(Object.keys(operation.responses).find((code) => code.startsWith('2')) ?? 200);
   return async (c, input: { body?: unknown }) => {
-    const answer = exampleAnswer(operation, status);
-    for (const [name, value] of Object.entries(answer.headers)) if (!/^x-ratelimit-/i.test(name)) c.header(name, value);
+    const declared = exampleAnswer(operation, status);
+    for (const [name, value] of Object.entries(declared.headers))
+      if (!/^x-ratelimit-/i.test(name)) setHeader(c, name, value);
     const sent = input.body;
-    const example = answer.body;
+    const example = declared.body;
     const body =
       status === 201 && isObject(example) && isObject(sent)
         ? { ...example, ...Object.fromEntries(Object.entries(sent).filter(([field]) => field in example)) }
         : example;
-    if (body === undefined) return c.body(null, status as 204);
-    return c.json(body, status as 200);
+    if (body === undefined) return answer(c, null, status as 204);
+    return answerJson(c, body, status as 200);
   };
 }
 

@@ -382,6 +382,16 @@ describe('logging', () => {
     expect(accessLines(t).at(-1)).toMatchObject({ requestId: 'client-trace-42', path: '/v1/pets', status: 200 });
   });
 
+  it.each([
+    ['longer than 255 characters', 'a'.repeat(256)],
+    ['with a character other than a letter, digit, _, - or =', 'trace/42'],
+  ])('answers with a request id of its own for an X-Request-Id %s', async (_case, sent) => {
+    const response = await t.request('/v1/pets', { headers: { 'X-Request-Id': sent } });
+    const answered = defined(response.headers.get('X-Request-Id'), 'an X-Request-Id header');
+    expect(answered).not.toBe(sent);
+    expect(answered).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('generates a different request id for each request that sends none, and logs it', async () => {
     const first = await t.request('/v1/pets');
     const firstId = first.headers.get('X-Request-Id');
