@@ -33,7 +33,7 @@ export function answerChosen(operation: ContractOperation, answers: DeclaredAnsw
     if (!wanted) return next();
     const answer = await answers.answer({ operation, path: c.req.path.slice(basePath.length), ...wanted });
     for (const [name, value] of Object.entries(answer.headers)) {
-      if (name.toLowerCase() !== 'content-type' && !SET_BY_THE_APP.test(name)) setHeader(c, name, value);
+      if (!SET_BY_THE_APP.test(name)) setHeader(c, name, value);
     }
     if (answer.status === 429) setHeader(c, 'X-RateLimit-Remaining', '0');
     return answerJson(c, answer.body, answer.status as ContentfulStatusCode);
