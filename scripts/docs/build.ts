@@ -3,6 +3,7 @@
 // releases/ (in dist/docs/<version>/), and the changelog, all joined by a version switcher.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -62,6 +63,10 @@ export async function buildDocs(
   print(stepLine('bundle', started, `checked generated/ is current; ${releases.length} release(s) in releases/`));
 
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'animal-store-docs-'));
+  // A build ended by process.exit skips the finally below (the docs step of `npm start` exits so
+  // when the server stops): the work folder, some 8 MB, goes as the process exits instead.
+  const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
+  process.once('exit', removeWorkDir);
   try {
     started = performance.now();
     // Every edition goes through Redocly, or through its cache when nothing that decides the page
@@ -175,6 +180,7 @@ export async function buildDocs(
     );
     return { ok: true };
   } finally {
+    process.off('exit', removeWorkDir);
     await rm(workDir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,9 @@
 // and `npm run docs:serve`, on a throw-away copy of the repository.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFile, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocsEnsured, ensureDocs } from '../../../scripts/docs/ensure.ts';
 import { type DocsLocations, docsLocations, docsStatus } from '../../../scripts/docs/status.ts';
@@ -64,6 +66,30 @@ describe('ensureDocs, the docs step of npm start', { timeout: 120_000 }, () => {
 
     expect(ensured).toEqual({ outcome: 'built' });
     expect(await workspace.read('dist/docs/openapi.json')).toBe(await workspace.read('generated/openapi.json'));
+  });
+
+  it('stopped with the server while it builds, leaves no work folder behind', async () => {
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(docs.page, anHourAgo, anHourAgo);
+    // The step's own temporary folder, so that only its work folders are counted.
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'animal-store-docs-step-'));
+    const workFolders = async () => (await readdir(tmp)).filter((name) => name.startsWith('animal-store-docs-'));
+    const step = spawn(process.execPath, ['--import', 'tsx', 'scripts/docs/start.ts'], {
+      cwd: workspace.root,
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: 'ignore',
+    });
+    try {
+      await expect.poll(workFolders).toHaveLength(1);
+      const exited = once(step, 'exit');
+      step.kill('SIGTERM');
+
+      expect(await exited).toEqual([143, null]);
+      expect(await workFolders()).toEqual([]);
+    } finally {
+      step.kill('SIGKILL');
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 
   describe('when the docs cannot be built', () => {
