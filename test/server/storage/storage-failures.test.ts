@@ -271,7 +271,9 @@ describe('storage failures injected into a database', () => {
   });
 
   it('answers 503 while another connection holds the write lock past the busy timeout, then stores again', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'animal-store-locked-')), 'animal-store.db');
+    const dir = mkdtempSync(join(tmpdir(), 'animal-store-locked-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'animal-store.db');
     const t = await startService(path);
     t.db.exec('PRAGMA busy_timeout = 50');
     const other = new Sqlite(path);
