@@ -21,9 +21,15 @@ export async function testSuiteRows(log: (line: string) => void): Promise<Row[]>
     child.once('exit', resolve);
   });
   const wall = performance.now() - started;
-  // A failing suite's time says nothing about the target: it is reported, with its last lines.
-  if (code !== 0)
-    log(`  npm test exited with ${code}; its last lines:\n${output.trimEnd().split('\n').slice(-15).join('\n')}`);
+  // A failing suite's time says nothing about the target: it is reported, with the failures vitest
+  // named (well above its summary: its FAIL and × lines) and its last lines.
+  if (code !== 0) {
+    const lines = output.trimEnd().split('\n');
+    const failures = lines.filter((line) => /\bFAIL\b|×/.test(line));
+    log(
+      `  npm test exited with ${code}; the failures it named:\n${failures.join('\n')}\n  its last lines:\n${lines.slice(-15).join('\n')}`,
+    );
+  }
   return [
     judged(
       TEST_SUITE_FIGURE,
