@@ -53,15 +53,32 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string, va
   }
 }
 
-/** Resolves to what `work` rejected with, and how long that took. */
+/**
+ * Resolves to what `work` rejected with, and how long the storage took: the time it took, less the
+ * time this thread was ready to run but waited for a core. A loaded machine can keep a process
+ * from running for seconds after the storage's timer fired; that wait is the machine's, and the
+ * storage's own bound is what is measured. Linux counts the wait (`/proc/thread-self/schedstat`);
+ * elsewhere none is left out.
+ */
 async function failureOf(work: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {
   const started = performance.now();
+  const waitedBefore = waitedForCoreMs();
   try {
     await work();
   } catch (error) {
-    return { error, ms: performance.now() - started };
+    return { error, ms: performance.now() - started - (waitedForCoreMs() - waitedBefore) };
   }
   throw new Error('Expected the call to fail while PostgreSQL is unreachable, but it succeeded.');
+}
+
+/** How long this thread has been ready to run but waiting for a core, in milliseconds; 0 where Linux's schedstat is missing. */
+function waitedForCoreMs(): number {
+  try {
+    const [, waitedNs] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
+    return Number(waitedNs) / 1e6;
+  } catch {
+    return 0;
+  }
 }
 
 describe('openPostgresStorage with nothing listening at the address', () => {
